@@ -1,0 +1,38 @@
+/**
+ * The backend seam: the smallest surface the engine needs from Redis. One implementation speaks
+ * Upstash REST over `fetch`, one wraps a node-redis client. Neither retries: retries belong to
+ * the engine, which knows which operations are idempotent.
+ */
+export interface Backend {
+  readonly kind: "rest" | "tcp";
+  /** Runs one command. Rejects with `TransportError` or `ReplyError`, never returns an error as a value. */
+  command(args: readonly (string | number)[], signal: AbortSignal): Promise<unknown>;
+}
+
+/**
+ * The request may or may not have run (timeout, dropped connection, 5xx, network error), or was
+ * refused before running (`executed: false`: 4xx, a closed client). The engine retries only the
+ * first kind, and only for operations that carry an operation id.
+ */
+export class TransportError extends Error {
+  readonly ambiguous: boolean;
+  readonly status: number | undefined;
+  constructor(message: string, options: { ambiguous: boolean; status?: number; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = "TransportError";
+    this.ambiguous = options.ambiguous;
+    this.status = options.status;
+  }
+}
+
+/** Redis answered with an error reply (e.g. NOSCRIPT, WRONGTYPE, a script error). */
+export class ReplyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ReplyError";
+  }
+}
+
+export function isNoScript(error: unknown): boolean {
+  return error instanceof ReplyError && error.message.toUpperCase().includes("NOSCRIPT");
+}

@@ -1,0 +1,30 @@
+import { ReplyError, TransportError, type Backend } from "./backend.ts";
+
+/** `@upstash/redis`'s public `Requester` shape. */
+export interface RequesterLike {
+  request(req: { body: unknown; signal?: AbortSignal }): Promise<{ result?: unknown; error?: string }>;
+}
+
+/**
+ * Fallback for an `@upstash/redis` client whose credentials are not visible (a custom requester).
+ * The requester bypasses auto-pipelining and deserialization; an aborted call comes back as a
+ * *successful* `"Aborted"` result, so the signal is checked before trusting any value.
+ */
+export function upstashRequesterBackend(requester: RequesterLike): Backend {
+  return {
+    kind: "rest",
+    async command(args, signal) {
+      let reply: { result?: unknown; error?: string };
+      try {
+        reply = await requester.request({ body: args, signal });
+      } catch (cause) {
+        const message = cause instanceof Error ? cause.message : String(cause);
+        if (/^ERR|NOSCRIPT|WRONGTYPE|BUSY/i.test(message)) throw new ReplyError(message);
+        throw new TransportError("request failed", { ambiguous: true, cause });
+      }
+      if (signal.aborted) throw new TransportError("request aborted", { ambiguous: true, cause: signal.reason });
+      if (reply.error !== undefined) throw new ReplyError(reply.error);
+      return reply.result;
+    },
+  };
+}

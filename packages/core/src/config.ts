@@ -1,0 +1,59 @@
+import type { Backend } from "./backend/backend.ts";
+import type { EvalPolicy } from "./engine/eval-script.ts";
+import type { EventSink, LockEvent } from "./events.ts";
+import type { Keeper } from "./lease/keeper.ts";
+import type { WaitStrategy } from "./wait/strategy.ts";
+
+/** Options of `createClient`. Times are integer milliseconds. */
+export interface ClientOptions {
+  /** An `@upstash/redis` `Redis`, `{ url, token }` for Upstash REST, or a connected node-redis client. */
+  readonly redis: unknown;
+  /** Key prefix; keys are `prefix:v1:{name}:…`. @default "edgelock" */
+  readonly prefix?: string;
+  /** Lease when `acquire()` gets no `leaseMs`; kept alive by the keeper. @default 30_000 */
+  readonly leaseMs?: number;
+  /** Timeout of each HTTP/TCP request. @default 5_000 */
+  readonly requestTimeoutMs?: number;
+  /** How long an ambiguous failure (timeout, 5xx, lost response) is retried. @default 10_000 */
+  readonly retryWindowMs?: number;
+  /** Keeps default leases alive. @default timerKeeper() */
+  readonly keeper?: Keeper;
+  /** How waiters pace their polls. @default backoffStrategy() */
+  readonly wait?: WaitStrategy;
+  /** How long a lock handed directly to a waiter stays reserved for it. @default 2_000 */
+  readonly claimWindowMs?: number;
+  /** How long operation records (exactly-once) live; far longer than the retry window. @default 600_000 */
+  readonly operationRecordTtlMs?: number;
+  /** How long the fence counter outlives the last grant. @default 604_800_000 (7 days) */
+  readonly fenceTtlMs?: number;
+  /** Observability hook; never allowed to break an operation. */
+  readonly onEvent?: (event: LockEvent) => void;
+}
+
+export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
+  prefix: "edgelock",
+  leaseMs: 30_000,
+  requestTimeoutMs: 5_000,
+  retryWindowMs: 10_000,
+  claimWindowMs: 2_000,
+  operationRecordTtlMs: 600_000,
+  fenceTtlMs: 604_800_000,
+  statsTtlMs: 3_600_000,
+});
+
+/** Everything a primitive needs from its client, resolved and validated once. */
+export interface ClientContext {
+  readonly backend: Backend;
+  readonly prefix: string;
+  readonly leaseMs: number;
+  readonly policy: EvalPolicy;
+  readonly claimWindowMs: number;
+  readonly operationRecordTtlMs: number;
+  readonly fenceTtlMs: number;
+  readonly statsTtlMs: number;
+  readonly keeper: Keeper;
+  readonly wait: WaitStrategy;
+  readonly emit: EventSink;
+  /** Tracks background work (abandoned acquires, dispose releases) for `client.settled()`. */
+  background(work: Promise<unknown>): void;
+}

@@ -1,0 +1,96 @@
+import { isNoScript, ReplyError, TransportError, type Backend } from "../backend/backend.ts";
+import { AbortedError, BackendError, OutcomeUnknownError } from "../errors.ts";
+import type { EventSink } from "../events.ts";
+import { now } from "./clock.ts";
+import type { Script } from "./script.ts";
+import { linkedSignal, sleep } from "./sleep.ts";
+
+export interface EvalPolicy {
+  /** Per-request timeout. */
+  readonly requestTimeoutMs: number;
+  /** How long an ambiguous failure may be retried before the outcome is declared unknown. */
+  readonly retryWindowMs: number;
+}
+
+export interface EvalCall {
+  readonly operation: string;
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
+  /** True when re-running is harmless: read-only, idempotent, or guarded by an operation id. */
+  readonly retrySafe: boolean;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface EvalResult {
+  readonly reply: unknown;
+  /** When the first attempt was sent (monotonic ms): the earliest the script can have run. */
+  readonly sentAt: number;
+  readonly requests: number;
+}
+
+/**
+ * The one place that owns the wire rules: EVALSHA, then EVAL only when the error says NOSCRIPT
+ * (never SCRIPT LOAD + retry: a replica may not have it yet); every request with a timeout;
+ * ambiguous failures retried within one window only when the call is retry-safe; and the
+ * caller's abort never mistaken for a reply.
+ */
+export async function evalScript(
+  backend: Backend,
+  script: Script,
+  call: EvalCall,
+  policy: EvalPolicy,
+  emit: EventSink,
+): Promise<EvalResult> {
+  const sentAt = now();
+  let requests = 0;
+  for (let attempt = 1; ; attempt++) {
+    if (call.signal?.aborted) throw new AbortedError(call.operation, call.signal.reason);
+    try {
+      const reply = await once(backend, script, call, policy, () => requests++);
+      return { reply, sentAt, requests };
+    } catch (error) {
+      if (error instanceof ReplyError) throw new BackendError(`${call.operation}: ${error.message}`, { cause: error });
+      if (!(error instanceof TransportError)) throw error;
+      if (call.signal?.aborted) throw new AbortedError(call.operation, call.signal.reason);
+      if (!error.ambiguous) {
+        throw new BackendError(`${call.operation}: ${error.message}`, error.status === undefined ? { cause: error } : { cause: error, status: error.status });
+      }
+      const delay = backoff(attempt);
+      if (!call.retrySafe || now() + delay - sentAt > policy.retryWindowMs) {
+        const unknown = new OutcomeUnknownError(call.operation, attempt, error);
+        emit({ type: "outcome-unknown", operation: call.operation, error: unknown });
+        throw unknown;
+      }
+      emit({ type: "retried", operation: call.operation, attempt, error });
+      await sleep(delay, call.signal, call.operation);
+    }
+  }
+}
+
+async function once(
+  backend: Backend,
+  script: Script,
+  call: EvalCall,
+  policy: EvalPolicy,
+  count: () => void,
+): Promise<unknown> {
+  const request = linkedSignal(policy.requestTimeoutMs, call.signal);
+  const tail = [call.keys.length, ...call.keys, ...call.args];
+  try {
+    count();
+    try {
+      return await backend.command(["EVALSHA", script.sha, ...tail], request.signal);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      count();
+      return await backend.command(["EVAL", script.source, ...tail], request.signal);
+    }
+  } finally {
+    request.dispose();
+  }
+}
+
+/** Exponential with full jitter: 25, 50, 100 … 1000 ms caps. */
+function backoff(attempt: number): number {
+  return Math.random() * Math.min(1_000, 25 * 2 ** attempt);
+}

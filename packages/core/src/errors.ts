@@ -1,0 +1,112 @@
+/**
+ * Every error edgelock throws is a `LockError` with a stable `code`, so callers can branch on
+ * `err.code` without `instanceof` across bundles.
+ */
+export type LockErrorCode =
+  | "INVALID_ARGUMENT"
+  | "NOT_HELD"
+  | "ACQUIRE_TIMEOUT"
+  | "LEASE_LOST"
+  | "ABORTED"
+  | "OUTCOME_UNKNOWN"
+  | "BACKEND"
+  | "QUORUM";
+
+export class LockError extends Error {
+  readonly code: LockErrorCode;
+  constructor(code: LockErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A public function was called with a bad argument; thrown before any request. */
+export class InvalidArgumentError extends LockError {
+  readonly argument: string;
+  constructor(argument: string, message: string) {
+    super("INVALID_ARGUMENT", `${argument}: ${message}`);
+    this.argument = argument;
+  }
+}
+
+/** release/extend by a caller that does not hold the lock (never held, released, or expired). */
+export class NotHeldError extends LockError {
+  readonly lockName: string;
+  constructor(lockName: string, message = `"${lockName}" is not held by this owner`) {
+    super("NOT_HELD", message);
+    this.lockName = lockName;
+  }
+}
+
+/** `acquire()` gave up after its `waitMs` budget. */
+export class AcquireTimeoutError extends LockError {
+  readonly lockName: string;
+  readonly waitedMs: number;
+  readonly attempts: number;
+  constructor(lockName: string, waitedMs: number, attempts: number) {
+    super("ACQUIRE_TIMEOUT", `"${lockName}" not acquired within ${waitedMs} ms (${attempts} attempts)`);
+    this.lockName = lockName;
+    this.waitedMs = waitedMs;
+    this.attempts = attempts;
+  }
+}
+
+export type LeaseLossReason = "gone" | "deadline" | "max-hold" | "release-failed" | "taken-over";
+
+/** The reason given to `held.signal` when a lease is lost. */
+export class LeaseLostError extends LockError {
+  readonly lockName: string;
+  readonly reason: LeaseLossReason;
+  constructor(lockName: string, reason: LeaseLossReason, options?: { cause?: unknown }) {
+    super("LEASE_LOST", `lease on "${lockName}" lost: ${describeLoss(reason)}`, options);
+    this.lockName = lockName;
+    this.reason = reason;
+  }
+}
+
+function describeLoss(reason: LeaseLossReason): string {
+  switch (reason) {
+    case "gone":
+      return "the server no longer has this hold";
+    case "deadline":
+      return "no renewal confirmed the lease before its local deadline";
+    case "max-hold":
+      return "maxHoldMs reached, the keeper stopped renewing";
+    case "release-failed":
+      return "release did not reach the server; the lease will expire on its own";
+    case "taken-over":
+      return "the lease was handed to another keeper";
+  }
+}
+
+/** A wait or request was cancelled by the caller's `signal`. `cause` is the signal's reason. */
+export class AbortedError extends LockError {
+  constructor(what: string, reason: unknown) {
+    super("ABORTED", `${what} aborted`, { cause: reason });
+  }
+}
+
+/** A mutation may or may not have been applied, and retrying within the window did not tell. */
+export class OutcomeUnknownError extends LockError {
+  readonly operation: string;
+  readonly attempts: number;
+  constructor(operation: string, attempts: number, cause: unknown) {
+    super(
+      "OUTCOME_UNKNOWN",
+      `outcome of ${operation} unknown after ${attempts} attempts`,
+      { cause },
+    );
+    this.operation = operation;
+    this.attempts = attempts;
+  }
+}
+
+/** The backend refused or failed a request in a way that did not run it (auth, script error, 4xx). */
+export class BackendError extends LockError {
+  readonly status: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super("BACKEND", message, options);
+    this.status = options?.status;
+  }
+}

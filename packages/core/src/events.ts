@@ -1,0 +1,30 @@
+import type { LeaseLossReason } from "./errors.ts";
+
+/**
+ * What the engine reports through `onEvent`: enough to wire logs or OpenTelemetry without
+ * depending on either. Owner ids are masked; errors are the typed errors also thrown.
+ */
+export type LockEvent =
+  | { type: "acquired"; name: string; owner: string; fence: number; reentrant: boolean; waitedMs: number; attempts: number }
+  | { type: "waited"; name: string; attempt: number; sleepMs: number; position: number; remainingLeaseMs: number }
+  | { type: "renewed"; name: string; fence: number; leaseMs: number }
+  | { type: "lost"; name: string; fence: number; reason: LeaseLossReason; error: Error }
+  | { type: "released"; name: string; fence: number; remainingCount: number }
+  | { type: "release-failed"; name: string; fence: number; error: Error }
+  | { type: "retried"; operation: string; attempt: number; error: Error }
+  | { type: "outcome-unknown"; operation: string; error: Error }
+  | { type: "abandoned"; name: string; releasedSomething: boolean };
+
+export type EventSink = (event: LockEvent) => void;
+
+/** An `onEvent` hook must never break a lock operation. */
+export function safeSink(onEvent: EventSink | undefined): EventSink {
+  if (!onEvent) return () => undefined;
+  return (event) => {
+    try {
+      onEvent(event);
+    } catch {
+      // A throwing logger is the caller's bug; the lock must keep its promises regardless.
+    }
+  };
+}

@@ -1,0 +1,74 @@
+import { now } from "../engine/clock.ts";
+import { LeaseLostError, type LeaseLossReason } from "../errors.ts";
+
+/**
+ * The holder's view of one lease, so that it never lies: `signal` aborts when a renewal finds the
+ * hold gone, and at the local deadline — the send time of the request that granted or last
+ * renewed it, plus the lease it confirmed — if nothing confirmed it in time. A hung request or
+ * a retry backoff therefore cannot leave a holder believing it holds.
+ */
+export class LeaseState {
+  readonly #controller = new AbortController();
+  readonly #name: string;
+  readonly #onLost: (error: LeaseLostError) => void;
+  #deadline: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #ended = false;
+  /** The reason to give if the deadline passes (e.g. "max-hold" once the keeper stopped on purpose). */
+  deadlineReason: LeaseLossReason = "deadline";
+
+  constructor(name: string, sentAt: number, leaseMs: number, onLost: (error: LeaseLostError) => void) {
+    this.#name = name;
+    this.#onLost = onLost;
+    this.#deadline = sentAt + leaseMs;
+    this.#arm();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Monotonic ms after which the lease may have expired on the server. */
+  get deadline(): number {
+    return this.#deadline;
+  }
+
+  get active(): boolean {
+    return !this.#ended;
+  }
+
+  /** A request sent at `sentAt` confirmed `leaseMs` more: the deadline moves to match. */
+  confirm(sentAt: number, leaseMs: number): void {
+    if (this.#ended) return;
+    this.#deadline = sentAt + leaseMs;
+    this.#arm();
+  }
+
+  lose(reason: LeaseLossReason, cause?: unknown): void {
+    if (this.#ended) return;
+    this.#end();
+    const error = new LeaseLostError(this.#name, reason, cause === undefined ? undefined : { cause });
+    this.#controller.abort(error);
+    this.#onLost(error);
+  }
+
+  /** The hold ended normally (released): stop the deadline, leave the signal un-aborted. */
+  finish(): void {
+    this.#end();
+  }
+
+  #end(): void {
+    this.#ended = true;
+    clearTimeout(this.#timer);
+  }
+
+  #arm(): void {
+    clearTimeout(this.#timer);
+    const remaining = this.#deadline - now();
+    if (remaining <= 0) {
+      this.lose(this.deadlineReason);
+      return;
+    }
+    this.#timer = setTimeout(() => this.lose(this.deadlineReason), remaining);
+  }
+}

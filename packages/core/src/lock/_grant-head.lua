@@ -1,0 +1,23 @@
+-- Direct hand-off: when the lock falls free, give it to the first live waiter instead of letting
+-- everyone race for it. Waiters that missed the poll deadline they declared are dropped on the
+-- way (O(log n) each). The grant lasts `claim_ms` until the waiter claims it, so a dead waiter
+-- costs at most that; the waiter is told on its channel (push), or finds out on its next poll.
+-- `quiet_for` is a waiter that is running this script itself and needs no notice.
+local function grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, quiet_for)
+  while true do
+    local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
+    if not head then return nil end
+    local deadline = tonumber(redis.call('ZSCORE', deadlines_key, head))
+    redis.call('ZREM', queue_key, head)
+    redis.call('ZREM', deadlines_key, head)
+    if deadline and deadline >= now_ms then
+      local fence = next_fence(fence_key, fence_ttl)
+      redis.call('HSET', lock_key, 'o', head, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms, 'g', 1)
+      redis.call('PEXPIRE', lock_key, claim_ms)
+      if head ~= quiet_for then
+        redis.call('PUBLISH', channel_prefix .. head, string.format('%.0f,%d,%d', fence, now_ms, claim_ms))
+      end
+      return head
+    end
+  end
+end

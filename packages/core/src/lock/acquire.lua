@@ -1,0 +1,69 @@
+-- Acquire or re-enter the reentrant lock; on failure, optionally join the waiter queue.
+-- KEYS[1] lock hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a
+--         direct grant is unclaimed
+-- KEYS[2] fence counter   KEYS[3] waiter queue (zset owner -> arrival µs)
+-- KEYS[4] waiter poll deadlines (zset owner -> server ms)   KEYS[5] hold statistics (hash h)
+-- KEYS[6] this operation's record
+-- ARGV[1] owner   ARGV[2] lease ms   ARGV[3] 1 = join the queue when busy, 0 = try only
+-- ARGV[4] ms within which a queued waiter promises to poll again   ARGV[5] claim window ms
+-- ARGV[6] operation record ttl ms   ARGV[7] fence counter ttl ms   ARGV[8] grant channel prefix
+-- Returns {status, fence, count, pttl, position, mean hold ms, current hold age ms, server ms}
+--   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued), -1 abandoned operation
+-- @include ../common/now.lua
+-- @include ../common/fence.lua
+-- @include ../common/op-record.lua
+-- @include _grant-head.lua
+local lock_key, fence_key, queue_key, deadlines_key, stats_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local owner, lease = ARGV[1], tonumber(ARGV[2])
+local queue, return_within, claim_ms = ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
+local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
+
+local previous = op_get(op_key)
+if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms} end
+if previous then return previous end
+
+local function granted(status)
+  local fence = tonumber(redis.call('HGET', lock_key, 'f'))
+  local count = tonumber(redis.call('HGET', lock_key, 'c'))
+  redis.call('ZREM', queue_key, owner)
+  redis.call('ZREM', deadlines_key, owner)
+  return op_put(op_key, {status, fence, count, redis.call('PTTL', lock_key), 0, 0, 0, now_ms}, op_ttl)
+end
+
+local holder = redis.call('HGET', lock_key, 'o')
+if not holder then
+  local next_holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, owner)
+  if not next_holder then
+    local fence = next_fence(fence_key, fence_ttl)
+    redis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)
+    redis.call('PEXPIRE', lock_key, lease)
+    return granted(1)
+  end
+  holder = next_holder
+end
+
+if holder == owner then
+  if redis.call('HGET', lock_key, 'g') == '1' then
+    -- claiming a direct grant: it becomes a normal hold with the full lease
+    redis.call('HDEL', lock_key, 'g')
+    redis.call('PEXPIRE', lock_key, lease)
+    return granted(1)
+  end
+  redis.call('HINCRBY', lock_key, 'c', 1)
+  -- a nested acquire never shortens the lease of an outer hold
+  if redis.call('PTTL', lock_key) < lease then redis.call('PEXPIRE', lock_key, lease) end
+  return granted(2)
+end
+
+local position = 0
+if queue then
+  redis.call('ZADD', queue_key, 'NX', now_us, owner)
+  redis.call('ZADD', deadlines_key, now_ms + return_within, owner)
+  local horizon = redis.call('PTTL', lock_key) + return_within + 60000
+  redis.call('PEXPIRE', queue_key, horizon)
+  redis.call('PEXPIRE', deadlines_key, horizon)
+  position = redis.call('ZRANK', queue_key, owner) + 1
+end
+local mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')
+local age = now_ms - tonumber(redis.call('HGET', lock_key, 't') or now_ms)
+return {0, 0, 0, redis.call('PTTL', lock_key), position, math.floor(mean_hold), age, now_ms}

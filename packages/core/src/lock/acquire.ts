@@ -1,0 +1,115 @@
+import { AbortedError, OutcomeUnknownError } from "../errors.ts";
+import { maskId, randomId } from "../ids.ts";
+import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
+import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
+import { HeldLockView } from "./held-lock.ts";
+import { Hold } from "./hold.ts";
+import { abandonOnce, acquireOnce, type LockRef } from "./ops.ts";
+import type { AcquireOptions } from "./types.ts";
+
+export interface ResolvedAcquire {
+  readonly waitMs: number;
+  readonly leaseMs: number;
+  readonly keepAlive: boolean;
+  readonly maxHoldMs: number | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+export function resolveAcquireOptions(ref: LockRef, options: unknown, defaults: { waitMs: number }): ResolvedAcquire {
+  const o = validateObject("options", options) as AcquireOptions;
+  const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? defaults.waitMs;
+  const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });
+  const maxHoldMs = validateOptionalMs("options.maxHoldMs", o.maxHoldMs, { min: 1 });
+  const signal = validateSignal("options.signal", o.signal);
+  const leaseMs = fixed ?? Math.min(ref.ctx.leaseMs, maxHoldMs ?? Infinity);
+  return { waitMs, leaseMs, keepAlive: fixed === undefined, maxHoldMs, signal };
+}
+
+/**
+ * Acquire with waiting. Each attempt carries a fresh operation id; when the caller gives up (abort,
+ * timeout, unknown outcome) the last attempt is abandoned in the background, which leaves the
+ * queue and releases whatever that attempt may have taken.
+ */
+export async function acquireLock(
+  ref: LockRef,
+  holds: Map<number, Hold>,
+  opts: ResolvedAcquire,
+): Promise<{ held: HeldLockView | null; attempts: number; waitedMs: number }> {
+  const { ctx } = ref;
+  if (opts.signal?.aborted) throw new AbortedError(`acquire "${ref.name}"`, opts.signal.reason);
+  let lastOp = "";
+  const abandon = (opId: string) =>
+    ctx.background(
+      abandonOnce(ref, opId).then((releasedSomething) => ctx.emit({ type: "abandoned", name: ref.name, releasedSomething })),
+    );
+  const attempt = async (queue: boolean, returnWithinMs: number): Promise<AttemptOutcome<Granted>> => {
+    const opId = (lastOp = randomId());
+    try {
+      const { reply, sentAt } = await acquireOnce(ref, { leaseMs: opts.leaseMs, queue, returnWithinMs, opId, signal: opts.signal });
+      if (reply.status === "busy") return { busy: reply.hint };
+      if (reply.status === "abandoned") return { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } };
+      const view = adopt(ref, holds, opts, { fence: reply.fence, sentAt, pttl: reply.pttl });
+      return { granted: { view, reentrant: reply.status === "reentered" } };
+    } catch (error) {
+      // The request may have run: undo it in the background rather than leak a hold.
+      if (error instanceof AbortedError || error instanceof OutcomeUnknownError) abandon(opId);
+      throw error;
+    }
+  };
+  const result = await waitLoop({
+    name: ref.name,
+    waitMs: opts.waitMs,
+    signal: opts.signal,
+    strategy: ctx.wait,
+    requestTimeoutMs: ctx.policy.requestTimeoutMs,
+    emit: ctx.emit,
+    attempt,
+    leave: () => abandon(lastOp),
+  });
+  if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
+  const { view, reentrant } = result.granted;
+  ctx.emit({
+    type: "acquired",
+    name: ref.name,
+    owner: maskId(ref.owner),
+    fence: view.fence,
+    reentrant,
+    waitedMs: Math.round(result.waitedMs),
+    attempts: result.attempts,
+  });
+  return { held: view, attempts: result.attempts, waitedMs: result.waitedMs };
+}
+
+interface Granted {
+  readonly view: HeldLockView;
+  readonly reentrant: boolean;
+}
+
+function adopt(
+  ref: LockRef,
+  holds: Map<number, Hold>,
+  opts: ResolvedAcquire,
+  grant: { fence: number; sentAt: number; pttl: number },
+): HeldLockView {
+  const existing = holds.get(grant.fence);
+  if (existing && existing.lease.active) {
+    existing.lease.confirm(grant.sentAt, Math.max(grant.pttl, 0));
+    return new HeldLockView(existing);
+  }
+  const hold: Hold = new Hold(
+    ref,
+    {
+      fence: grant.fence,
+      sentAt: grant.sentAt,
+      confirmedMs: grant.pttl > 0 ? grant.pttl : opts.leaseMs,
+      leaseMs: opts.leaseMs,
+      keepAlive: opts.keepAlive,
+      maxHoldMs: opts.maxHoldMs,
+    },
+    () => {
+      if (holds.get(grant.fence) === hold) holds.delete(grant.fence);
+    },
+  );
+  holds.set(grant.fence, hold);
+  return new HeldLockView(hold);
+}

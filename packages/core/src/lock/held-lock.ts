@@ -1,0 +1,82 @@
+import { LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
+import { randomId } from "../ids.ts";
+import { validateMs } from "../validate.ts";
+import type { Hold } from "./hold.ts";
+import { extendOnce, releaseOnce } from "./ops.ts";
+import type { HeldLock, SerializedLease } from "./types.ts";
+
+/** One hold, as the caller sees it. Nested holds of one acquisition share a `Hold`. */
+export class HeldLockView implements HeldLock {
+  readonly #hold: Hold;
+  #released = false;
+
+  constructor(hold: Hold) {
+    this.#hold = hold;
+    hold.attach();
+  }
+
+  get name(): string {
+    return this.#hold.ref.name;
+  }
+  get fence(): number {
+    return this.#hold.fence;
+  }
+  get signal(): AbortSignal {
+    return this.#hold.lease.signal;
+  }
+  get leaseMs(): number {
+    return this.#hold.leaseMs;
+  }
+
+  async release(): Promise<void> {
+    const hold = this.#hold;
+    if (this.#released) throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldLock`);
+    this.#released = true;
+    let result: { released: boolean; remaining: number };
+    try {
+      result = await releaseOnce(hold.ref, hold.fence, randomId());
+    } catch (error) {
+      // Unknown outcome: the lease will run out on its own; the holder must not believe it holds.
+      hold.lease.lose("release-failed", error);
+      hold.detach(0);
+      throw error;
+    }
+    if (!result.released) {
+      hold.lease.lose("gone");
+      hold.detach(0);
+      throw new NotHeldError(this.name);
+    }
+    hold.ref.ctx.emit({ type: "released", name: this.name, fence: hold.fence, remainingCount: result.remaining });
+    hold.detach(result.remaining);
+  }
+
+  async extend(ms: number): Promise<void> {
+    validateMs("ms", ms, { min: 1 });
+    const hold = this.#hold;
+    if (this.#released || !hold.lease.active) throw new NotHeldError(this.name);
+    const result = await extendOnce(hold.ref, hold.fence, ms);
+    if (!result.renewed) {
+      hold.lease.lose("gone");
+      throw new NotHeldError(this.name);
+    }
+    hold.leaseMs = ms;
+    hold.lease.confirm(result.sentAt, ms);
+    hold.ref.ctx.emit({ type: "renewed", name: this.name, fence: hold.fence, leaseMs: ms });
+  }
+
+  toJSON(): SerializedLease {
+    return this.#hold.serialize();
+  }
+
+  /** Releases on scope exit and never throws: it must not replace the caller's own error. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#released) return;
+    try {
+      await this.release();
+    } catch (error) {
+      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
+      this.#hold.ref.ctx.emit({ type: "release-failed", name: this.name, fence: this.fence, error: err });
+      if (!(error instanceof OutcomeUnknownError)) this.#hold.lease.lose("release-failed", error);
+    }
+  }
+}

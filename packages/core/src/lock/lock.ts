@@ -1,0 +1,102 @@
+import type { ClientContext } from "../config.ts";
+import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
+import { lockKeys } from "../keys.ts";
+import { validateFunction } from "../validate.ts";
+import { acquireLock, resolveAcquireOptions } from "./acquire.ts";
+import { HeldLockView } from "./held-lock.ts";
+import { Hold } from "./hold.ts";
+import { forceUnlockOnce, inspectOnce, type LockRef } from "./ops.ts";
+import { parseLease } from "./resume.ts";
+import type { AcquireOptions, HeldLock, SerializedLease } from "./types.ts";
+
+/**
+ * A handle on one reentrant lock (Redisson's `RLock`), with its own random owner id: acquiring
+ * again on the same handle nests. Handles are cheap; make one per logical holder (per request),
+ * never one per module, or concurrent requests in one isolate would share ownership.
+ */
+export class Lock {
+  readonly #ref: LockRef;
+  readonly #holds = new Map<number, Hold>();
+
+  /** @internal use `client.lock(name)` */
+  constructor(ctx: ClientContext, name: string, owner: string) {
+    this.#ref = { ctx, name, owner, keys: lockKeys(ctx.prefix, name) };
+  }
+
+  get name(): string {
+    return this.#ref.name;
+  }
+
+  /**
+   * Acquires the lock, waiting up to `waitMs` (default 0: one attempt).
+   * @throws AcquireTimeoutError when not acquired in time; AbortedError when `signal` aborts.
+   * @example
+   * await using held = await edgelock.lock("orders:42").acquire({ waitMs: 5_000 });
+   */
+  async acquire(options?: AcquireOptions): Promise<HeldLock> {
+    const opts = resolveAcquireOptions(this.#ref, options, { waitMs: 0 });
+    const { held, attempts, waitedMs } = await acquireLock(this.#ref, this.#holds, opts);
+    if (held) return held;
+    throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts);
+  }
+
+  /** One attempt, never waits and never queues: the hold, or `null` when the lock is busy. */
+  async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldLock | null> {
+    const o = { ...(options ?? {}), waitMs: 0 };
+    if (options !== undefined && (typeof options !== "object" || options === null)) {
+      throw new InvalidArgumentError("options", "must be an options object");
+    }
+    return (await acquireLock(this.#ref, this.#holds, resolveAcquireOptions(this.#ref, o, { waitMs: 0 }))).held;
+  }
+
+  /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
+  async withLock<T>(fn: (held: HeldLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
+    validateFunction("fn", fn);
+    const held = await this.acquire(options);
+    try {
+      return await fn(held);
+    } finally {
+      await held[Symbol.asyncDispose]();
+    }
+  }
+
+  async isLocked(): Promise<boolean> {
+    return (await inspectOnce(this.#ref)).locked;
+  }
+
+  /** Holds of this handle's owner (0 when it does not hold the lock). */
+  async holdCount(): Promise<number> {
+    return (await inspectOnce(this.#ref)).mine;
+  }
+
+  /** Remaining lease of whoever holds the lock, ms; 0 when it is free. */
+  async remainingMs(): Promise<number> {
+    const info = await inspectOnce(this.#ref);
+    return info.locked ? info.pttl : 0;
+  }
+
+  /** Deletes the lock whoever holds it (an operator's tool; the holder's signal aborts at its next renewal). */
+  async forceUnlock(): Promise<boolean> {
+    return forceUnlockOnce(this.#ref);
+  }
+
+  /**
+   * Takes over a lease serialised by `held.toJSON()` (in another invocation, or a keeper) to extend
+   * or release it. The local deadline starts from the lease's `expiresAt` (a wall-clock hint), so
+   * call `extend()` first when clocks may differ.
+   */
+  resume(lease: SerializedLease): HeldLock {
+    const parsed = parseLease(lease, this.#ref.ctx.prefix, this.name);
+    const ref: LockRef = { ...this.#ref, owner: parsed.owner };
+    const left = Math.max(0, parsed.expiresAt - Date.now());
+    const hold = new Hold(ref, {
+      fence: parsed.fence,
+      sentAt: performance.now(),
+      confirmedMs: left,
+      leaseMs: parsed.leaseMs,
+      keepAlive: false,
+      maxHoldMs: undefined,
+    }, () => undefined);
+    return new HeldLockView(hold);
+  }
+}

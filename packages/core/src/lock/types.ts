@@ -1,0 +1,43 @@
+/** Options of `lock.acquire()`. Times are integer milliseconds. */
+export interface AcquireOptions {
+  /** How long to wait for the lock; 0 tries once and never queues. @default 0 */
+  readonly waitMs?: number;
+  /**
+   * Fixed lease, never renewed (Redisson's `leaseTime`). Omitted: the client's default lease,
+   * kept alive by the keeper every lease/3 until release or `maxHoldMs`.
+   */
+  readonly leaseMs?: number;
+  /** With a kept-alive lease: stop renewing after this long, so a stuck holder cannot hold forever. */
+  readonly maxHoldMs?: number;
+  /** Cancels the wait at once (the error's `cause` is the signal's reason). */
+  readonly signal?: AbortSignal;
+}
+
+/** A lease in a form another invocation or a keeper can `resume()` to extend or release it. */
+export interface SerializedLease {
+  readonly v: 1;
+  readonly kind: "lock";
+  readonly prefix: string;
+  readonly name: string;
+  readonly owner: string;
+  readonly fence: number;
+  readonly leaseMs: number;
+  /** Wall-clock ms (epoch) before which the lease was confirmed to last; a hint across machines. */
+  readonly expiresAt: number;
+}
+
+/** One hold of a lock. Nested holds on the same handle are separate `HeldLock`s sharing a lease. */
+export interface HeldLock extends AsyncDisposable {
+  readonly name: string;
+  /** Fencing token: strictly increasing per name across acquisitions (re-entries share it). */
+  readonly fence: number;
+  /** Aborts (reason: `LeaseLostError`) when the lease is lost. */
+  readonly signal: AbortSignal;
+  /** Lease length this hold was granted or last extended with. */
+  readonly leaseMs: number;
+  /** Releases this hold. Throws `NotHeldError` when it was already released or had expired. */
+  release(): Promise<void>;
+  /** Sets the remaining lease to `ms`. Throws `NotHeldError` when the hold is gone. */
+  extend(ms: number): Promise<void>;
+  toJSON(): SerializedLease;
+}

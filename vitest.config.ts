@@ -1,0 +1,8 @@
+import { defineConfig } from "vitest/config";
+
+// One vitest project per package; each package's own vitest.config.ts says how it runs.
+export default defineConfig({
+  test: {
+    projects: ["packages/*/vitest.config.ts", "workers/*/vitest.config.{ts,mts}", "examples/*/vitest.config.{ts,mts}"],
+  },
+});
