@@ -20,5 +20,6 @@ export { backoffStrategy, DEFAULT_BACKOFF, type WaitStrategy, type WaitHint, typ
 export { type Backend, TransportError, ReplyError } from "./backend/backend.ts";
 export { upstashRestBackend, type UpstashRestOptions } from "./backend/upstash-rest.ts";
 export { nodeRedisBackend, type NodeRedisLike } from "./backend/node-redis.ts";
+export { resolveBackend } from "./backend/resolve.ts";
 export { KEY_SCHEMA_VERSION, DEFAULT_PREFIX } from "./keys.ts";
 export { maskId } from "./ids.ts";

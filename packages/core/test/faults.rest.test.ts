@@ -1,0 +1,132 @@
+import { Redis } from "@upstash/redis";
+import { startStack, type Stack } from "@edgelock/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LeaseLostError, OutcomeUnknownError } from "../src/index.ts";
+import { acquireScript, extendScript, releaseScript } from "../src/lock/scripts.generated.ts";
+import { aborted, eventsOf, makeTestClient } from "./support.ts";
+
+// Faults are injected by the rest-server in front of a Redis of this file's own.
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+beforeEach(async () => {
+  await stack.faults.clear();
+});
+
+const make = (options: Parameters<typeof makeTestClient>[1] = {}) =>
+  makeTestClient(new Redis({ url: stack.rest.url, token: stack.rest.token }), {
+    prefix: `f${Math.random().toString(36).slice(2)}`,
+    ...options,
+  });
+
+describe("exactly-once over a faulty HTTP path", () => {
+  for (const kind of ["drop-after", "fail-after"] as const) {
+    it(`acquire whose response is lost after executing (${kind}) applies once`, async () => {
+      const { client, events } = make();
+      await stack.faults.add({ kind, match: acquireScript.sha });
+      const lock = client.lock("acq");
+      const held = await lock.acquire();
+      expect(eventsOf(events, "retried").length).toBeGreaterThanOrEqual(1);
+      expect(await lock.holdCount()).toBe(1);
+      await held.release();
+      expect(await lock.isLocked()).toBe(false);
+    });
+
+    it(`release whose response is lost after executing (${kind}) applies once`, async () => {
+      const { client } = make();
+      const lock = client.lock("rel");
+      const outer = await lock.acquire();
+      const inner = await lock.acquire();
+      await stack.faults.add({ kind, match: releaseScript.sha });
+      await inner.release();
+      expect(await lock.holdCount()).toBe(1);
+      await outer.release();
+      expect(await lock.isLocked()).toBe(false);
+    });
+  }
+
+  it("extend whose response is lost after executing still extends once and keeps the hold", async () => {
+    const { client } = make();
+    const lock = client.lock("ext");
+    const held = await lock.acquire({ leaseMs: 1_000 });
+    await stack.faults.add({ kind: "drop-after", match: extendScript.sha });
+    await held.extend(20_000);
+    expect(await lock.remainingMs()).toBeGreaterThan(10_000);
+    expect(held.signal.aborted).toBe(false);
+    await held.release();
+    expect(await lock.isLocked()).toBe(false);
+  });
+
+  it("a 5xx before executing is retried and applies once", async () => {
+    const { client } = make();
+    await stack.faults.add({ kind: "fail-before", times: 2, match: acquireScript.sha });
+    const lock = client.lock("before");
+    const held = await lock.acquire();
+    expect(await lock.holdCount()).toBe(1);
+    await held.release();
+  });
+
+  it("a hung request reaches requestTimeoutMs and the retry finds the first answer", async () => {
+    const { client, events } = make({ requestTimeoutMs: 300 });
+    await stack.faults.add({ kind: "hang", execute: true, match: acquireScript.sha });
+    const lock = client.lock("hang");
+    const held = await lock.acquire();
+    const retried = eventsOf(events, "retried");
+    expect(retried.length).toBe(1);
+    expect(await lock.holdCount()).toBe(1);
+    await held.release();
+    expect(await lock.isLocked()).toBe(false);
+  });
+
+  it("OutcomeUnknownError when every retry fails, then the acquire is undone in the background", async () => {
+    const { client, events } = make({ retryWindowMs: 400 });
+    await stack.faults.add({ kind: "fail-after", times: 1_000, match: acquireScript.sha });
+    const lock = client.lock("unknown");
+    const error = await lock.acquire().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    await stack.faults.clear();
+    await client.settled();
+    expect(eventsOf(events, "abandoned")).toEqual([{ type: "abandoned", name: "unknown", releasedSomething: true }]);
+    expect(await lock.isLocked()).toBe(false);
+    // A late copy of the abandoned acquire can no longer take the lock: the next one gets it.
+    const next = await client.lock("unknown").acquire();
+    expect(await client.lock("unknown").isLocked()).toBe(true);
+    await next.release();
+  });
+
+  it("a renewal that never gets through ends the hold at its local deadline", async () => {
+    const { client } = make({ leaseMs: 600, requestTimeoutMs: 200, retryWindowMs: 300 });
+    const held = await client.lock("cut").acquire();
+    await stack.faults.add({ kind: "hang", times: 1_000, match: extendScript.sha });
+    const reason = (await aborted(held.signal, 3_000)) as LeaseLostError;
+    expect(reason).toBeInstanceOf(LeaseLostError);
+    expect(reason.reason).toBe("deadline");
+  });
+});
+
+describe("requests per operation", () => {
+  it("warm uncontended acquire, renew and release cost one request each; NOSCRIPT costs one more", async () => {
+    const { client, requests } = make();
+    const lock = client.lock("count");
+    await (await lock.acquire()).release(); // warm: scripts loaded
+    await stack.faults.add({ kind: "flush-scripts" });
+    let before = requests.total;
+    const cold = await lock.acquire();
+    expect(requests.total - before).toBe(2);
+    expect(requests.byCommand.get("EVAL")).toBe(1);
+    await cold.release();
+    before = requests.total;
+    const held = await lock.acquire();
+    expect(requests.total - before).toBe(1);
+    before = requests.total;
+    await held.extend(10_000);
+    expect(requests.total - before).toBe(1);
+    before = requests.total;
+    await held.release();
+    expect(requests.total - before).toBe(1);
+  });
+});

@@ -1,0 +1,83 @@
+import { Redis } from "@upstash/redis";
+import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { NotHeldError, type HeldLock, type Lock } from "../src/index.ts";
+import { lockKeys } from "../src/keys.ts";
+import { LockModel } from "./model/lock-model.ts";
+import { makeTestClient } from "./support.ts";
+
+afterAll(closeAll);
+
+const OWNERS = 3;
+type Op =
+  | { kind: "try"; owner: number }
+  | { kind: "release"; pick: number }
+  | { kind: "extend"; pick: number }
+  | { kind: "expire" }
+  | { kind: "inspect" };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: OWNERS - 1 }).map((owner) => ({ kind: "try" as const, owner })) },
+  { weight: 4, arbitrary: fc.nat().map((pick) => ({ kind: "release" as const, pick })) },
+  { weight: 2, arbitrary: fc.nat().map((pick) => ({ kind: "extend" as const, pick })) },
+  { weight: 1, arbitrary: fc.constant({ kind: "expire" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "inspect" as const }) },
+);
+
+async function runSequence(redis: unknown, raw: { del(key: string): Promise<unknown> }, ops: Op[]): Promise<void> {
+  const prefix = keyPrefix();
+  const { client } = makeTestClient(redis, { prefix });
+  const handles: Lock[] = Array.from({ length: OWNERS }, () => client.lock("prop"));
+  const model = new LockModel();
+  const real: HeldLock[] = [];
+  let maxFence = 0;
+  for (const op of ops) {
+    if (op.kind === "try") {
+      const expected = model.tryAcquire(op.owner);
+      const held = await handles[op.owner]!.tryAcquire({ leaseMs: 60_000 });
+      expect(held === null ? "busy" : "held", `try by ${op.owner}`).toBe(expected === "busy" ? "busy" : "held");
+      if (held) {
+        if (expected === "granted") expect(held.fence).toBeGreaterThan(maxFence);
+        else expect(held.fence).toBe(maxFence);
+        maxFence = Math.max(maxFence, held.fence);
+        real.push(held);
+      }
+    } else if ((op.kind === "release" || op.kind === "extend") && real.length > 0) {
+      const index = op.pick % real.length;
+      const hold = model.holds[index]!;
+      const expected = op.kind === "release" ? model.release(hold) : model.extend(hold);
+      const action = op.kind === "release" ? real[index]!.release() : real[index]!.extend(60_000);
+      const outcome = await action.then(() => "ok", (e: unknown) => (e instanceof NotHeldError ? "not-held" : e));
+      expect(outcome, `${op.kind} of hold ${index}`).toBe(expected === "not-held" ? "not-held" : "ok");
+    } else if (op.kind === "expire") {
+      model.expire();
+      await raw.del(lockKeys(prefix, "prop").lock);
+    } else if (op.kind === "inspect") {
+      for (let owner = 0; owner < OWNERS; owner++) {
+        expect(await handles[owner]!.holdCount(), `holdCount of ${owner}`).toBe(model.holdCount(owner));
+      }
+      expect(await handles[0]!.isLocked()).toBe(model.owner !== null);
+    }
+  }
+  expect(await handles[0]!.isLocked()).toBe(model.owner !== null);
+}
+
+describe("Lock against its reference model (fast-check)", () => {
+  it("TCP: random acquire / release / extend / expire sequences from 3 owners", async () => {
+    const redis = await makeNodeRedis(harness().redisUrl);
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) => runSequence(redis, { del: (k) => redis.del(k) }, ops)),
+      { numRuns: 40 },
+    );
+  });
+
+  it("REST: the same property through @upstash/redis and the rest-server", async () => {
+    const env = harness();
+    const redis = new Redis({ url: env.restUrl, token: env.restToken });
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 30 }), (ops) => runSequence(redis, { del: (k) => redis.del(k) }, ops)),
+      { numRuns: 15 },
+    );
+  });
+});

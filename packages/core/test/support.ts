@@ -1,0 +1,48 @@
+import { type Backend, createClient, resolveBackend, type ClientOptions, type EdgelockClient, type LockEvent } from "../src/index.ts";
+
+/** Wraps a backend to count the requests the engine makes (per command name). */
+export function countingBackend(inner: Backend) {
+  const counts = { total: 0, byCommand: new Map<string, number>() };
+  const backend: Backend = {
+    kind: inner.kind,
+    command(args, signal) {
+      counts.total++;
+      const name = String(args[0]).toUpperCase();
+      counts.byCommand.set(name, (counts.byCommand.get(name) ?? 0) + 1);
+      return inner.command(args, signal);
+    },
+  };
+  return { backend, counts };
+}
+
+export interface TestClient {
+  readonly client: EdgelockClient;
+  readonly events: LockEvent[];
+  readonly requests: { total: number; byCommand: Map<string, number> };
+}
+
+/** A client over `redis` with a counting backend and an event log. */
+export function makeTestClient(redis: unknown, options: Omit<ClientOptions, "redis"> = {}): TestClient {
+  const { backend, counts } = countingBackend(resolveBackend(redis));
+  const events: LockEvent[] = [];
+  const client = createClient({ ...options, redis: backend, onEvent: (e) => events.push(e) });
+  return { client, events, requests: counts };
+}
+
+export function eventsOf<T extends LockEvent["type"]>(events: LockEvent[], type: T): Extract<LockEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<LockEvent, { type: T }> => e.type === type);
+}
+
+/** Resolves when `signal` aborts; rejects after `ms` so a test fails instead of hanging. */
+export function aborted(signal: AbortSignal, ms: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return resolve(signal.reason);
+    const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve(signal.reason);
+    });
+  });
+}
+
+export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
