@@ -119,6 +119,9 @@ describe("requests per operation", () => {
     expect(requests.total - before).toBe(2);
     expect(requests.byCommand.get("EVAL")).toBe(1);
     await cold.release();
+    const warm = await lock.acquire(); // load the extend script too: every script is now warm
+    await warm.extend(10_000);
+    await warm.release();
     before = requests.total;
     const held = await lock.acquire();
     expect(requests.total - before).toBe(1);
