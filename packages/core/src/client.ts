@@ -5,8 +5,15 @@ import { safeSink } from "./events.ts";
 import { randomId } from "./ids.ts";
 import { timerKeeper } from "./lease/keeper.ts";
 import { Lock } from "./lock/lock.ts";
+import { FairLock } from "./fair-lock/fair-lock.ts";
+import { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
+import { MultiLock } from "./multi-lock/multi-lock.ts";
+import { validateMultiLockNames } from "./multi-lock/names.ts";
+import { CountDownLatch } from "./latch/latch.ts";
+import { PermitExpirableSemaphore } from "./permit-semaphore/permit-semaphore.ts";
+import { Semaphore } from "./semaphore/semaphore.ts";
 import { validateMs, validateName, validateObject } from "./validate.ts";
-import { backoffStrategy } from "./wait/strategy.ts";
+import { justInTimeStrategy } from "./wait/just-in-time.ts";
 
 /** Options of `client.lock(name, options)`. */
 export interface LockHandleOptions {
@@ -20,6 +27,21 @@ export interface LockHandleOptions {
 export interface EdgelockClient {
   /** A handle on the reentrant lock `name`, with its own owner id. */
   lock(name: string, options?: LockHandleOptions): Lock;
+  /** A handle on the fair (strict FIFO, reentrant) lock `name`, with its own owner id. */
+  fairLock(name: string, options?: LockHandleOptions): FairLock;
+  /** A handle on the read-write lock `name`: `.read` and `.write` share one owner id of their own. */
+  readWriteLock(name: string, options?: LockHandleOptions): ReadWriteLock;
+  /**
+   * A handle on several locks taken together, all or none (Redisson's MultiLock): lock names, not
+   * handles; `{ owner }` as for `lock()`. One request per attempt when the names share a hash tag.
+   */
+  multiLock(names: readonly string[], options?: LockHandleOptions): MultiLock;
+  /** A counting semaphore `name` (Redisson's RSemaphore): FIFO waiters, unowned permits without lease. */
+  semaphore(name: string): Semaphore;
+  /** A semaphore `name` whose permits each have an id and a lease (Redisson's RPermitExpirableSemaphore). */
+  permitExpirableSemaphore(name: string): PermitExpirableSemaphore;
+  /** A count-down latch `name` (Redisson's RCountDownLatch) with exactly-once countDown. */
+  countDownLatch(name: string): CountDownLatch;
   /** Resolves when background work (abandoned acquires, failed-dispose cleanups) has settled: pass it to `waitUntil`. */
   settled(): Promise<void>;
   /** The resolved context, for primitives in other packages. @internal */
@@ -42,6 +64,24 @@ export function createClient(options: ClientOptions): EdgelockClient {
       const owner = o.owner === undefined ? randomId() : validateName("options.owner", o.owner);
       return new Lock(context, name, owner);
     },
+    fairLock(name, handleOptions) {
+      validateName("name", name);
+      const o = validateObject("options", handleOptions) as LockHandleOptions;
+      return new FairLock(context, name, o.owner === undefined ? randomId() : validateName("options.owner", o.owner));
+    },
+    readWriteLock(name, handleOptions) {
+      validateName("name", name);
+      const o = validateObject("options", handleOptions) as LockHandleOptions;
+      return new ReadWriteLock(context, name, o.owner === undefined ? randomId() : validateName("options.owner", o.owner));
+    },
+    multiLock(names, handleOptions) {
+      const valid = validateMultiLockNames(names);
+      const o = validateObject("options", handleOptions) as LockHandleOptions;
+      return new MultiLock(context, valid, o.owner === undefined ? randomId() : validateName("options.owner", o.owner));
+    },
+    semaphore: (name) => new Semaphore(context, validateName("name", name)),
+    permitExpirableSemaphore: (name) => new PermitExpirableSemaphore(context, validateName("name", name)),
+    countDownLatch: (name) => new CountDownLatch(context, validateName("name", name)),
     settled: () => pendingOf(context),
   };
 }
@@ -74,7 +114,7 @@ function resolveContext(options: ClientOptions): ClientContext {
     fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
     statsTtlMs: d.statsTtlMs,
     keeper: o.keeper ?? timerKeeper(),
-    wait: o.wait ?? backoffStrategy(),
+    wait: o.wait ?? justInTimeStrategy(),
     emit,
     background(work) {
       const tracked = work.catch(() => undefined).finally(() => set.delete(tracked));

@@ -18,7 +18,7 @@ export interface ClientOptions {
   readonly retryWindowMs?: number;
   /** Keeps default leases alive. @default timerKeeper() */
   readonly keeper?: Keeper;
-  /** How waiters pace their polls. @default backoffStrategy() */
+  /** How waiters pace their polls. @default justInTimeStrategy() */
   readonly wait?: WaitStrategy;
   /** How long a lock handed directly to a waiter stays reserved for it. @default 2_000 */
   readonly claimWindowMs?: number;

@@ -10,7 +10,9 @@ export type LockErrorCode =
   | "ABORTED"
   | "OUTCOME_UNKNOWN"
   | "BACKEND"
-  | "QUORUM";
+  | "QUORUM"
+  | "PERMITS_REFUSED"
+  | "UPGRADE";
 
 export class LockError extends Error {
   readonly code: LockErrorCode;
@@ -108,5 +110,73 @@ export class BackendError extends LockError {
   constructor(message: string, options?: { cause?: unknown; status?: number }) {
     super("BACKEND", message, options);
     this.status = options?.status;
+  }
+}
+
+export type PermitsRefusal = "over-release" | "negative-total";
+
+/**
+ * A semaphore refused a change of its permits: a release beyond the outstanding acquisitions
+ * (it would raise the count above what was set plus what was added), or `addPermits` taking the
+ * configured total below zero. Carries the server's counts at the time.
+ */
+export class PermitsRefusedError extends LockError {
+  readonly semaphoreName: string;
+  readonly reason: PermitsRefusal;
+  readonly available: number;
+  readonly total: number;
+  constructor(semaphoreName: string, reason: PermitsRefusal, counts: { available: number; total: number }) {
+    const what = reason === "over-release" ? "release beyond the outstanding acquisitions" : "the total would fall below zero";
+    super("PERMITS_REFUSED", `"${semaphoreName}" refused: ${what} (available ${counts.available}, total ${counts.total})`);
+    this.semaphoreName = semaphoreName;
+    this.reason = reason;
+    this.available = counts.available;
+    this.total = counts.total;
+  }
+}
+
+/** What one database of a quorum lock answered in one round. */
+export interface QuorumAnswer {
+  /** Index of the database in the list given to `quorumLock`. */
+  readonly database: number;
+  /** granted/renewed/released: yes; busy: held by another; not-held: our hold is gone there; error: no answer. */
+  readonly status: "granted" | "committed" | "renewed" | "released" | "busy" | "not-held" | "error";
+  /** The failure, when `status` is "error". */
+  readonly error?: Error;
+}
+
+export type QuorumFailure = "unreachable" | "validity" | "lost";
+
+/**
+ * A quorum lock could not get a majority of its databases to agree: too few answered
+ * ("unreachable"), the grant arrived with no validity left ("validity"), or a majority no longer
+ * holds it ("lost"). Carries every database's answer in the failing round.
+ */
+export class QuorumError extends LockError {
+  readonly lockName: string;
+  readonly operation: "acquire" | "extend" | "release";
+  readonly reason: QuorumFailure;
+  readonly needed: number;
+  readonly answers: readonly QuorumAnswer[];
+  constructor(lockName: string, operation: QuorumError["operation"], reason: QuorumFailure, needed: number, answers: readonly QuorumAnswer[]) {
+    const tally = answers.map((a) => `${a.database}:${a.status}`).join(" ");
+    super("QUORUM", `${operation} of quorum lock "${lockName}" failed (${reason}): needed ${needed} of ${answers.length} [${tally}]`);
+    this.lockName = lockName;
+    this.operation = operation;
+    this.reason = reason;
+    this.needed = needed;
+    this.answers = answers;
+  }
+}
+
+/**
+ * A read-write lock's reader asked for the write lock. Waiting would wait for itself (Redisson's
+ * RReadWriteLock deadlocks here), so it is refused at once: release the read lock first.
+ */
+export class UpgradeError extends LockError {
+  readonly lockName: string;
+  constructor(lockName: string) {
+    super("UPGRADE", `"${lockName}": this owner holds the read lock and cannot take the write lock (no upgrade); release the read lock first`);
+    this.lockName = lockName;
   }
 }

@@ -7,6 +7,13 @@ export interface Backend {
   readonly kind: "rest" | "tcp";
   /** Runs one command. Rejects with `TransportError` or `ReplyError`, never returns an error as a value. */
   command(args: readonly (string | number)[], signal: AbortSignal): Promise<unknown>;
+  /**
+   * Push, where the backend offers it (Upstash's `/subscribe/<channel>` Server-Sent Events).
+   * Yields Upstash's event lines: `subscribe,<channel>,<count>` once the subscription is live,
+   * then `message,<channel>,<payload>` per message. Ends or throws when the stream breaks;
+   * aborting `signal` closes it. Absent: waiters poll.
+   */
+  subscribe?(channel: string, signal: AbortSignal): AsyncIterable<string>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ReplyError, TransportError, type Backend } from "./backend.ts";
+import { sseData } from "./sse.ts";
 
 export interface UpstashRestOptions {
   /** `UPSTASH_REDIS_REST_URL`, e.g. `https://eu1-xyz.upstash.io` or a local rest-server. */
@@ -10,7 +11,8 @@ export interface UpstashRestOptions {
 /**
  * Upstash REST over plain `fetch`: one POST per command, no auto-pipelining, no base64 (our
  * replies are integers and ASCII), no JSON deserialization of strings, no transport retries.
- * It keeps Upstash's read-your-writes sync token like the official client does.
+ * It keeps Upstash's read-your-writes sync token like the official client does. Push is Upstash's
+ * `/subscribe/<channel>` Server-Sent-Events stream (one HTTP request for as long as it stays open).
  */
 export function upstashRestBackend(options: UpstashRestOptions): Backend {
   const url = options.url.replace(/\/+$/, "");
@@ -38,6 +40,15 @@ export function upstashRestBackend(options: UpstashRestOptions): Backend {
         ambiguous: false,
         status: response.status,
       });
+    },
+    async *subscribe(channel, signal) {
+      const headers = { authorization, accept: "text/event-stream" };
+      const response = await fetch(`${url}/subscribe/${encodeURIComponent(channel)}`, { headers, signal });
+      if (!response.ok || response.body === null) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new TransportError(`subscribe: HTTP ${response.status}`, { ambiguous: false, status: response.status });
+      }
+      yield* sseData(response.body);
     },
   };
 }

@@ -1,13 +1,16 @@
 -- Acquire or re-enter the reentrant lock; on failure, optionally join the waiter queue.
 -- KEYS[1] lock hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a
---         direct grant is unclaimed
+--         direct grant is unclaimed, u its use began (server ms; absent: at t)
 -- KEYS[2] fence counter   KEYS[3] waiter queue (zset owner -> arrival µs)
--- KEYS[4] waiter poll deadlines (zset owner -> server ms)   KEYS[5] hold statistics (hash h)
+-- KEYS[4] waiter poll deadlines (zset owner -> server ms)
+-- KEYS[5] hold statistics (hash: h mean use ms, d its mean absolute deviation, y mean cycle
+--         ms from grant to release, hand-off lateness included)
 -- KEYS[6] this operation's record
 -- ARGV[1] owner   ARGV[2] lease ms   ARGV[3] 1 = join the queue when busy, 0 = try only
 -- ARGV[4] ms within which a queued waiter promises to poll again   ARGV[5] claim window ms
 -- ARGV[6] operation record ttl ms   ARGV[7] fence counter ttl ms   ARGV[8] grant channel prefix
--- Returns {status, fence, count, pttl, position, mean hold ms, current hold age ms, server ms}
+-- Returns {status, fence, count, pttl, position, mean use ms, current use age ms, server ms,
+--   use deviation ms, mean cycle ms}
 --   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued), -1 abandoned operation
 -- @include ../common/now.lua
 -- @include ../common/fence.lua
@@ -19,7 +22,7 @@ local queue, return_within, claim_ms = ARGV[3] == '1', tonumber(ARGV[4]), tonumb
 local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
 
 local previous = op_get(op_key)
-if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms} end
+if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms, 0, 0} end
 if previous then return previous end
 
 local function granted(status)
@@ -27,7 +30,7 @@ local function granted(status)
   local count = tonumber(redis.call('HGET', lock_key, 'c'))
   redis.call('ZREM', queue_key, owner)
   redis.call('ZREM', deadlines_key, owner)
-  return op_put(op_key, {status, fence, count, redis.call('PTTL', lock_key), 0, 0, 0, now_ms}, op_ttl)
+  return op_put(op_key, {status, fence, count, redis.call('PTTL', lock_key), 0, 0, 0, now_ms, 0, 0}, op_ttl)
 end
 
 local holder = redis.call('HGET', lock_key, 'o')
@@ -44,8 +47,11 @@ end
 
 if holder == owner then
   if redis.call('HGET', lock_key, 'g') == '1' then
-    -- claiming a direct grant: it becomes a normal hold with the full lease
+    -- claiming a direct grant: it becomes a normal hold with the full lease. Its use starts
+    -- now (u), when the holder learns it holds; t keeps the grant's time. A pushed holder enters
+    -- on the grant message and claims by extend: its use starts at the grant.
     redis.call('HDEL', lock_key, 'g')
+    redis.call('HSET', lock_key, 'u', now_ms)
     redis.call('PEXPIRE', lock_key, lease)
     return granted(1)
   end
@@ -64,6 +70,10 @@ if queue then
   redis.call('PEXPIRE', deadlines_key, horizon)
   position = redis.call('ZRANK', queue_key, owner) + 1
 end
-local mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')
-local age = now_ms - tonumber(redis.call('HGET', lock_key, 't') or now_ms)
-return {0, 0, 0, redis.call('PTTL', lock_key), position, math.floor(mean_hold), age, now_ms}
+local stats = redis.call('HMGET', stats_key, 'h', 'd', 'y')
+-- The current hold's age counts from its use (an unclaimed grant has not started it yet).
+local held = redis.call('HMGET', lock_key, 't', 'u', 'g')
+local age = 0
+if held[3] ~= '1' then age = now_ms - tonumber(held[2] or held[1] or now_ms) end
+local function ms(v) return math.floor(tonumber(v or '0')) end
+return {0, 0, 0, redis.call('PTTL', lock_key), position, ms(stats[1]), age, now_ms, ms(stats[2]), ms(stats[3])}

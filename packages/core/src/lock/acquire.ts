@@ -4,7 +4,9 @@ import { validateObject, validateOptionalMs, validateSignal } from "../validate.
 import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
 import { HeldLockView } from "./held-lock.ts";
 import { Hold } from "./hold.ts";
-import { abandonOnce, acquireOnce, type LockRef } from "./ops.ts";
+import { opsOf } from "./flavor.ts";
+import { beginAcquire, lockWake } from "./push-grant.ts";
+import type { LockRef } from "./ops.ts";
 import type { AcquireOptions } from "./types.ts";
 
 export interface ResolvedAcquire {
@@ -40,12 +42,12 @@ export async function acquireLock(
   let lastOp = "";
   const abandon = (opId: string) =>
     ctx.background(
-      abandonOnce(ref, opId).then((releasedSomething) => ctx.emit({ type: "abandoned", name: ref.name, releasedSomething })),
+      opsOf(ref).abandon(ref, opId).then((releasedSomething) => ctx.emit({ type: "abandoned", name: ref.name, releasedSomething })),
     );
   const attempt = async (queue: boolean, returnWithinMs: number): Promise<AttemptOutcome<Granted>> => {
     const opId = (lastOp = randomId());
     try {
-      const { reply, sentAt } = await acquireOnce(ref, { leaseMs: opts.leaseMs, queue, returnWithinMs, opId, signal: opts.signal });
+      const { reply, sentAt } = await opsOf(ref).acquire(ref, { leaseMs: opts.leaseMs, queue, returnWithinMs, opId, signal: opts.signal });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } };
       const view = adopt(ref, holds, opts, { fence: reply.fence, sentAt, pttl: reply.pttl });
@@ -56,7 +58,9 @@ export async function acquireLock(
       throw error;
     }
   };
-  const result = await waitLoop({
+  const wake = lockWake(ref, holds, opts.leaseMs, (grant) => adopt(ref, holds, opts, grant));
+  const end = await beginAcquire(holds);
+  const result = await waitLoop<Granted>({
     name: ref.name,
     waitMs: opts.waitMs,
     signal: opts.signal,
@@ -65,7 +69,15 @@ export async function acquireLock(
     emit: ctx.emit,
     attempt,
     leave: () => abandon(lastOp),
-  });
+    claimWindowMs: ctx.claimWindowMs,
+    wake: wake && {
+      ...wake,
+      onMessage: (payload, since) => {
+        const action = wake.onMessage!(payload, since);
+        return typeof action === "string" ? action : { granted: { view: action.granted, reentrant: false } };
+      },
+    },
+  }).finally(end);
   if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
   const { view, reentrant } = result.granted;
   ctx.emit({

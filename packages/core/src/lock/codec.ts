@@ -6,11 +6,19 @@ export type AcquireReply =
   | { readonly status: "busy"; readonly hint: ServerHint }
   | { readonly status: "abandoned" };
 
+/**
+ * The acquire tuple: {status, fence, count, pttl, position, mean use, use age, server ms} and,
+ * from the Lock's own script, two more slots: the use deviation and the mean hand-off cycle
+ * (lock-shaped primitives whose scripts answer eight slots share this decoder).
+ */
 export function decodeAcquire(reply: unknown): AcquireReply {
-  const [status, fence, count, pttl, position, meanHoldMs, holdAgeMs] = decodeTuple("acquire", reply, 8) as [number, number, number, number, number, number, number];
+  const length = Array.isArray(reply) && reply.length === 10 ? 10 : 8;
+  const t = decodeTuple("acquire", reply, length) as [number, number, number, number, number, number, number, number, number?, number?];
+  const [status, fence, count, pttl, position, meanHoldMs, holdAgeMs, serverMs, holdDevMs, meanCycleMs] = t;
   if (status === 1 || status === 2) return { status: status === 1 ? "granted" : "reentered", fence, count, pttl };
   if (status === -1) return { status: "abandoned" };
-  return { status: "busy", hint: { remainingLeaseMs: Math.max(pttl, 0), position, meanHoldMs, holdAgeMs } };
+  const hint = { remainingLeaseMs: Math.max(pttl, 0), position, meanHoldMs, holdAgeMs, serverMs };
+  return { status: "busy", hint: holdDevMs === undefined || meanCycleMs === undefined ? hint : { ...hint, holdDevMs, meanCycleMs } };
 }
 
 export function decodeRelease(reply: unknown): { released: boolean; remaining: number } {

@@ -2,7 +2,7 @@ import { LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
 import { randomId } from "../ids.ts";
 import { validateMs } from "../validate.ts";
 import type { Hold } from "./hold.ts";
-import { extendOnce, releaseOnce } from "./ops.ts";
+import { opsOf } from "./flavor.ts";
 import type { HeldLock, SerializedLease } from "./types.ts";
 
 /** One hold, as the caller sees it. Nested holds of one acquisition share a `Hold`. */
@@ -32,9 +32,15 @@ export class HeldLockView implements HeldLock {
     const hold = this.#hold;
     if (this.#released) throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldLock`);
     this.#released = true;
+    if (!hold.lease.active && hold.lease.signal.aborted) {
+      // The holder was already told the lease is gone (signal aborted); whatever the server still
+      // has expires within moments. Saying "released" now would contradict the signal.
+      hold.detach(0);
+      throw new NotHeldError(this.name, `"${this.name}" was lost before release: ${String((hold.lease.signal.reason as Error).message)}`);
+    }
     let result: { released: boolean; remaining: number };
     try {
-      result = await releaseOnce(hold.ref, hold.fence, randomId());
+      result = await opsOf(hold.ref).release(hold.ref, hold.fence, randomId());
     } catch (error) {
       // Unknown outcome: the lease will run out on its own; the holder must not believe it holds.
       hold.lease.lose("release-failed", error);
@@ -54,7 +60,7 @@ export class HeldLockView implements HeldLock {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
     if (this.#released || !hold.lease.active) throw new NotHeldError(this.name);
-    const result = await extendOnce(hold.ref, hold.fence, ms);
+    const result = await opsOf(hold.ref).extend(hold.ref, hold.fence, ms);
     if (!result.renewed) {
       hold.lease.lose("gone");
       throw new NotHeldError(this.name);

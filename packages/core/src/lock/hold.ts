@@ -2,7 +2,8 @@ import { now } from "../engine/clock.ts";
 import { maskId } from "../ids.ts";
 import { LeaseState } from "../lease/lease-state.ts";
 import type { SerializedLease } from "./types.ts";
-import { extendOnce, type LockRef } from "./ops.ts";
+import { opsOf } from "./flavor.ts";
+import type { LockRef } from "./ops.ts";
 
 export interface HoldInit {
   readonly fence: number;
@@ -58,7 +59,7 @@ export class Hold {
   serialize(): SerializedLease {
     return {
       v: 1,
-      kind: "lock",
+      kind: opsOf(this.ref).kind,
       prefix: this.ref.ctx.prefix,
       name: this.ref.name,
       owner: this.ref.owner,
@@ -96,7 +97,7 @@ export class Hold {
       leaseMs = Math.min(leaseMs, Math.ceil(left));
       if (leaseMs < this.leaseMs) this.lease.deadlineReason = "max-hold";
     }
-    const result = await extendOnce(this.ref, this.fence, leaseMs);
+    const result = await opsOf(this.ref).extend(this.ref, this.fence, leaseMs);
     if (!this.lease.active) return "stop";
     if (!result.renewed) {
       this.lease.lose("gone");

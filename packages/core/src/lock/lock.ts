@@ -5,7 +5,8 @@ import { validateFunction } from "../validate.ts";
 import { acquireLock, resolveAcquireOptions } from "./acquire.ts";
 import { HeldLockView } from "./held-lock.ts";
 import { Hold } from "./hold.ts";
-import { forceUnlockOnce, inspectOnce, type LockRef } from "./ops.ts";
+import { opsOf, type LockFlavor } from "./flavor.ts";
+import type { LockRef } from "./ops.ts";
 import { parseLease } from "./resume.ts";
 import type { AcquireOptions, HeldLock, SerializedLease } from "./types.ts";
 
@@ -18,9 +19,9 @@ export class Lock {
   readonly #ref: LockRef;
   readonly #holds = new Map<number, Hold>();
 
-  /** @internal use `client.lock(name)` */
-  constructor(ctx: ClientContext, name: string, owner: string) {
-    this.#ref = { ctx, name, owner, keys: lockKeys(ctx.prefix, name) };
+  /** @internal use `client.lock(name)`; `flavor` lets a lock-shaped primitive run its own scripts */
+  constructor(ctx: ClientContext, name: string, owner: string, flavor?: LockFlavor) {
+    this.#ref = flavor ? { ctx, name, owner, keys: flavor.keys, ops: flavor.ops } : { ctx, name, owner, keys: lockKeys(ctx.prefix, name) };
   }
 
   get name(): string {
@@ -61,23 +62,23 @@ export class Lock {
   }
 
   async isLocked(): Promise<boolean> {
-    return (await inspectOnce(this.#ref)).locked;
+    return (await opsOf(this.#ref).inspect(this.#ref)).locked;
   }
 
   /** Holds of this handle's owner (0 when it does not hold the lock). */
   async holdCount(): Promise<number> {
-    return (await inspectOnce(this.#ref)).mine;
+    return (await opsOf(this.#ref).inspect(this.#ref)).mine;
   }
 
   /** Remaining lease of whoever holds the lock, ms; 0 when it is free. */
   async remainingMs(): Promise<number> {
-    const info = await inspectOnce(this.#ref);
+    const info = await opsOf(this.#ref).inspect(this.#ref);
     return info.locked ? info.pttl : 0;
   }
 
   /** Deletes the lock whoever holds it (an operator's tool; the holder's signal aborts at its next renewal). */
   async forceUnlock(): Promise<boolean> {
-    return forceUnlockOnce(this.#ref);
+    return opsOf(this.#ref).forceUnlock(this.#ref);
   }
 
   /**
@@ -86,7 +87,7 @@ export class Lock {
    * call `extend()` first when clocks may differ.
    */
   resume(lease: SerializedLease): HeldLock {
-    const parsed = parseLease(lease, this.#ref.ctx.prefix, this.name);
+    const parsed = parseLease(lease, this.#ref.ctx.prefix, this.name, opsOf(this.#ref).kind);
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
     const left = Math.max(0, parsed.expiresAt - Date.now());
     const hold = new Hold(ref, {

@@ -3,6 +3,7 @@ import { evalScript, type EvalResult } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { LockKeys } from "../keys.ts";
 import { decodeAcquire, decodeExtend, decodeInspect, decodeRelease, type AcquireReply, type LockInfo } from "./codec.ts";
+import type { LockOps } from "./flavor.ts";
 import { abandonScript, acquireScript, extendScript, forceUnlockScript, inspectScript, releaseScript } from "./scripts.generated.ts";
 
 /** Everything needed to talk about one lock as one owner. */
@@ -11,19 +12,29 @@ export interface LockRef {
   readonly name: string;
   readonly owner: string;
   readonly keys: LockKeys;
+  /** The scripts behind this handle (a fair or read-write lock's); the Lock's own when absent. */
+  readonly ops?: LockOps;
 }
 
-function run(ref: LockRef, script: Script, operation: string, keys: string[], args: (string | number)[], retrySafe: boolean, signal?: AbortSignal): Promise<EvalResult> {
+export interface AcquireParams {
+  readonly leaseMs: number;
+  readonly queue: boolean;
+  readonly returnWithinMs: number;
+  readonly opId: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export function run(ref: LockRef, script: Script, operation: string, keys: string[], args: (string | number)[], retrySafe: boolean, signal?: AbortSignal): Promise<EvalResult> {
   return evalScript(ref.ctx.backend, script, { operation: `${operation} "${ref.name}"`, keys, args, retrySafe, signal }, ref.ctx.policy, ref.ctx.emit);
 }
 
-function opKey(ref: LockRef, opId: string): string {
+export function opKey(ref: LockRef, opId: string): string {
   return ref.keys.opPrefix + opId;
 }
 
 export async function acquireOnce(
   ref: LockRef,
-  p: { leaseMs: number; queue: boolean; returnWithinMs: number; opId: string; signal?: AbortSignal | undefined },
+  p: AcquireParams,
 ): Promise<{ reply: AcquireReply; sentAt: number }> {
   const { ctx, keys } = ref;
   const { reply, sentAt } = await run(

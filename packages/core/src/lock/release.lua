@@ -1,7 +1,7 @@
 -- Release one hold of the reentrant lock; when the count reaches zero, hand the lock directly
 -- to the first live waiter.
 -- KEYS[1] lock hash   KEYS[2] fence counter   KEYS[3] waiter queue   KEYS[4] waiter deadlines
--- KEYS[5] hold statistics   KEYS[6] this operation's record
+-- KEYS[5] hold statistics (h mean use, d its deviation, y mean cycle)   KEYS[6] this operation's record
 -- ARGV[1] owner   ARGV[2] fence of the hold being released (the state the caller expects)
 -- ARGV[3] operation record ttl ms   ARGV[4] claim window ms   ARGV[5] fence counter ttl ms
 -- ARGV[6] grant channel prefix   ARGV[7] statistics ttl ms
@@ -17,19 +17,26 @@ local op_ttl, claim_ms, fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3])
 local previous = op_get(op_key)
 if previous and previous ~= 'x' then return previous end
 
-local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'g')
+local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'u')
 if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 
 local count = redis.call('HINCRBY', lock_key, 'c', -1)
 if count > 0 then return op_put(op_key, {1, count}, op_ttl) end
 
-if state[4] ~= '1' then
-  -- learn how long holds last, so waiters can poll just in time (moving average, weight 1/4)
-  local held = now_ms - tonumber(state[3])
-  local mean = tonumber(redis.call('HGET', stats_key, 'h') or held)
-  redis.call('HSET', stats_key, 'h', math.floor(mean + (held - mean) / 4))
-  redis.call('PEXPIRE', stats_key, stats_ttl)
-end
+-- Learn how long holds are used and how regular that is, and how long a whole hand-off cycle
+-- takes (grant to release, including the next holder's lateness in claiming), so waiters can
+-- poll just in time: moving averages (weight 1/4) kept to 0.1 ms, so that rounding does not
+-- drag them below the truth. A grant released before its claim landed counts too: it was used.
+local used = now_ms - tonumber(state[4] or state[3])
+local cycle = now_ms - tonumber(state[3])
+local stats = redis.call('HMGET', stats_key, 'h', 'd', 'y')
+local mean = tonumber(stats[1] or used)
+local dev = tonumber(stats[2] or math.abs(used - mean))
+local mean_cycle = tonumber(stats[3] or cycle)
+redis.call('HSET', stats_key, 'h', string.format('%.1f', mean + (used - mean) / 4),
+  'd', string.format('%.1f', dev + (math.abs(used - mean) - dev) / 4),
+  'y', string.format('%.1f', mean_cycle + (cycle - mean_cycle) / 4))
+redis.call('PEXPIRE', stats_key, stats_ttl)
 redis.call('DEL', lock_key)
 grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil)
 return op_put(op_key, {1, 0}, op_ttl)

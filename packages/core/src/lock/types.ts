@@ -13,10 +13,13 @@ export interface AcquireOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Which kind of handle a serialised lease belongs to (it resumes only on that kind). */
+export type LeaseKind = "lock" | "fair-lock" | "read-lock" | "write-lock";
+
 /** A lease in a form another invocation or a keeper can `resume()` to extend or release it. */
 export interface SerializedLease {
   readonly v: 1;
-  readonly kind: "lock";
+  readonly kind: LeaseKind;
   readonly prefix: string;
   readonly name: string;
   readonly owner: string;

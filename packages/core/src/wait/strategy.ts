@@ -6,12 +6,27 @@ export interface WaitHint {
   readonly remainingLeaseMs: number;
   /** 1-based position in the waiter queue, 0 when not queued. */
   readonly position: number;
-  /** Server-measured mean hold time of this name, ms (0 when unknown). */
+  /** Server-measured mean hold time of this name, ms (0 when unknown): from when the holder knew it held to its release. */
   readonly meanHoldMs: number;
-  /** How long the current hold has lasted, ms. */
+  /** How long the current hold has lasted, ms (0 while a direct grant awaits its claim). */
   readonly holdAgeMs: number;
   /** What is left of the caller's `waitMs`. */
   readonly budgetMs: number;
+  /** Server-measured mean absolute deviation of hold times, ms: how predictable holds are. */
+  readonly holdDevMs?: number;
+  /**
+   * Server-measured mean hand-off cycle, ms: from one grant to its release, including how late
+   * the holder claimed. Each waiter ahead costs one cycle; absent, one mean hold.
+   */
+  readonly meanCycleMs?: number;
+  /** The server's clock (ms) when it answered; lets a push grant be told from a stale one. */
+  readonly serverMs?: number;
+  /** Measured round trip of this waiter's attempts, ms (send to reply). */
+  readonly rttMs?: number;
+  /** A push stream is live on the waiter's grant channel: the next poll is only a safety net. */
+  readonly pushed?: boolean;
+  /** How long a direct grant stays reserved for its waiter; a queued waiter polls within it. */
+  readonly claimWindowMs?: number;
 }
 
 /**

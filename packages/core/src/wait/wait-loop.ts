@@ -1,10 +1,13 @@
 import { now } from "../engine/clock.ts";
-import { sleep } from "../engine/sleep.ts";
 import type { EventSink } from "../events.ts";
 import type { WaitHint, WaitStrategy } from "./strategy.ts";
+import { PushStream } from "./push-stream.ts";
+import { waitTurn, type WakeParams } from "./wait-turn.ts";
 
-export type ServerHint = Omit<WaitHint, "attempt" | "budgetMs">;
+/** What a primitive's attempt reports when busy; the loop adds the rest of the `WaitHint`. */
+export type ServerHint = Omit<WaitHint, "attempt" | "budgetMs" | "rttMs" | "pushed" | "claimWindowMs">;
 export type AttemptOutcome<T> = { readonly granted: T } | { readonly busy: ServerHint };
+export type { WakeParams, WakeAction, WakeContext } from "./wait-turn.ts";
 
 export interface WaitLoopParams<T> {
   readonly name: string;
@@ -20,49 +23,63 @@ export interface WaitLoopParams<T> {
   attempt(queue: boolean, returnWithinMs: number): Promise<AttemptOutcome<T>>;
   /** Called once when the loop gives up while queued (timeout or abort): leave the queue. */
   leave(): void;
+  /**
+   * Push: while queued (behind at least one other waiter) listen on the channel where the server
+   * announces a direct grant, where the backend offers it. Absent: poll only.
+   */
+  readonly wake?: WakeParams<T> | undefined;
+  /** How long a direct grant stays reserved; every sleep of a queued waiter stays inside it. */
+  readonly claimWindowMs?: number | undefined;
 }
 
 export type WaitResult<T> =
   | { readonly granted: T; readonly attempts: number; readonly waitedMs: number }
   | { readonly granted?: undefined; readonly attempts: number; readonly waitedMs: number };
 
+/** Streams opened per wait at most: a backend that keeps refusing them costs no more. */
+const MAX_STREAMS = 2;
+
 /**
  * The acquire loop every waiting primitive shares: attempt, and when busy sleep as the strategy
  * says — never past the holder's remaining lease nor the caller's budget — then attempt again.
- * `signal` aborts a sleep at once.
+ * A queued waiter behind others also listens for its grant (push), and a grant message may end
+ * the wait without another request. `signal` aborts a sleep at once.
  */
 export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult<T>> {
   const start = now();
-  const { strategy, waitMs } = params;
+  const { strategy, waitMs, wake } = params;
   let queued = false;
-  for (let attempt = 1; ; attempt++) {
-    const budget = waitMs - (now() - start);
-    const willWait = budget > 0;
-    const returnWithin = Math.ceil(Math.min(strategy.maxDelayMs, Math.max(budget, 0)) + params.requestTimeoutMs);
-    let outcome: AttemptOutcome<T>;
-    try {
-      outcome = await params.attempt(willWait, returnWithin);
-    } catch (error) {
-      if (queued) params.leave();
-      throw error;
+  let rttMs: number | undefined;
+  let stream: PushStream | undefined;
+  let streams = 0;
+  const result = (attempts: number, granted?: T): WaitResult<T> =>
+    granted === undefined ? { attempts, waitedMs: now() - start } : { granted, attempts, waitedMs: now() - start };
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const budget = waitMs - (now() - start);
+      const returnWithin = Math.ceil(Math.min(strategy.maxDelayMs, Math.max(budget, 0)) + params.requestTimeoutMs);
+      const sentAt = now();
+      const outcome = await params.attempt(budget > 0, returnWithin);
+      const replyAt = now();
+      rttMs = rttMs === undefined ? replyAt - sentAt : rttMs + (replyAt - sentAt - rttMs) / 4;
+      if ("granted" in outcome) return result(attempt, outcome.granted);
+      queued = outcome.busy.position > 0;
+      if (waitMs - (replyAt - start) <= 0) {
+        if (queued) params.leave();
+        queued = false;
+        return result(attempt);
+      }
+      if (wake && outcome.busy.position >= 2 && (stream === undefined || stream.closed) && streams < MAX_STREAMS) {
+        stream = new PushStream(wake.subscribe, wake.channel);
+        streams++;
+      }
+      const woken = await waitTurn({ params, start, attempt, busy: outcome.busy, sentAt, replyAt, rttMs, stream });
+      if (woken !== undefined) return result(attempt, woken.granted);
     }
-    if ("granted" in outcome) return { granted: outcome.granted, attempts: attempt, waitedMs: now() - start };
-    queued = outcome.busy.position > 0;
-    const left = waitMs - (now() - start);
-    if (left <= 0) {
-      if (queued) params.leave();
-      return { attempts: attempt, waitedMs: now() - start };
-    }
-    const hint: WaitHint = { ...outcome.busy, attempt, budgetMs: left };
-    const wanted = strategy.nextDelay(hint);
-    const cap = Math.min(left, outcome.busy.remainingLeaseMs > 0 ? outcome.busy.remainingLeaseMs : left);
-    const delay = Math.max(0, Math.min(wanted, cap));
-    params.emit({ type: "waited", name: params.name, attempt, sleepMs: delay, position: outcome.busy.position, remainingLeaseMs: outcome.busy.remainingLeaseMs });
-    try {
-      await sleep(delay, params.signal, `acquire "${params.name}"`);
-    } catch (error) {
-      if (queued) params.leave();
-      throw error;
-    }
+  } catch (error) {
+    if (queued) params.leave();
+    throw error;
+  } finally {
+    stream?.close();
   }
 }

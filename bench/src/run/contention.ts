@@ -1,0 +1,73 @@
+import { randomBytes } from "node:crypto";
+import type { LibraryEnv, LockLibrary, LockWorker } from "../libraries/index.ts";
+import type { Network } from "../net/network.ts";
+import { measure, type RunMetrics } from "./metrics.ts";
+import { runWorkload, type Workload } from "./workload.ts";
+
+export interface Latency {
+  readonly ms: number;
+  readonly jitterMs: number;
+}
+
+export interface ContentionResult {
+  readonly library: string;
+  readonly transport: "rest" | "tcp";
+  readonly latency: Latency;
+  readonly workload: Workload;
+  readonly metrics: RunMetrics;
+  /** HTTP requests (rest) or wire commands (tcp), the billed unit, for the whole run. */
+  readonly requests: number;
+  /** Redis commands run (for tcp the same as `requests`). */
+  readonly commands: number;
+  readonly requestsPerCs: number;
+  readonly commandsPerCs: number;
+  readonly failedReleases: number;
+  readonly leasesLost: number;
+}
+
+export function envFor(network: Network, latency: Latency, name = `bench:${randomBytes(6).toString("hex")}`): LibraryEnv {
+  return { rest: network.rest, proxyUrl: network.proxyUrl, name, oneWayMs: () => (latency.ms + Math.random() * latency.jitterMs) / 2 };
+}
+
+/**
+ * One library, one workload, one latency: fresh workers (own clients) on a fresh lock name, warmed
+ * up on names of their own (connections open, scripts loaded), then counted from a snapshot of
+ * the network's counters to one taken after every background request settled.
+ */
+export async function runContention(network: Network, library: LockLibrary, workload: Workload, latency: Latency): Promise<ContentionResult> {
+  await network.setLatency(latency.ms, latency.jitterMs);
+  const env = envFor(network, latency);
+  const workers = await Promise.all(Array.from({ length: workload.workers }, () => library.worker(env)));
+  await warmUp(workers);
+  const before = await network.counters();
+  const record = await runWorkload(workers, workload);
+  await Promise.all(workers.map((w) => w.close()));
+  const after = await network.counters();
+  const rest = library.transport === "rest";
+  const requests = rest ? after.http - before.http : after.wire - before.wire;
+  const commands = rest ? after.restCommands - before.restCommands : requests;
+  const done = Math.max(record.sections.length, 1);
+  return {
+    library: library.name,
+    transport: library.transport,
+    latency,
+    workload,
+    metrics: measure(record, latency.ms + latency.jitterMs / 2, workload.workers),
+    requests,
+    commands,
+    requestsPerCs: requests / done,
+    commandsPerCs: commands / done,
+    failedReleases: record.failedReleases,
+    leasesLost: record.leasesLost,
+  };
+}
+
+async function warmUp(workers: readonly LockWorker[]): Promise<void> {
+  const tag = randomBytes(4).toString("hex");
+  await Promise.all(
+    workers.map(async (worker, i) => {
+      const hold = await worker.acquire({ waitMs: 5_000, name: `bench:warm:${tag}:${i}` }).catch(() => null);
+      await hold?.release().catch(() => undefined);
+    }),
+  );
+}

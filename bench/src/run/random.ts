@@ -1,0 +1,16 @@
+/** A seeded generator (mulberry32), so every library sees the same irregular sections. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Exponentially distributed with the given mean. */
+export function exponential(random: () => number, mean: number): number {
+  return -mean * Math.log(1 - random());
+}

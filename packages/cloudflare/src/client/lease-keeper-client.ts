@@ -1,0 +1,50 @@
+import { BackendError, type SerializedLease } from "@edgelock/core";
+import type { KeeperOp, KeeperStatus, KeepOptions } from "../protocol.ts";
+import { checkLease, checkMs, checkOptionalMs } from "../validate.ts";
+import { leaseObjectName } from "./lease-object-name.ts";
+import type { KeeperTransport } from "./transport.ts";
+
+/** Talks to the Durable Object lease keeper about one serialised lease at a time. */
+export interface LeaseKeeperClient {
+  /** Hands the lease over: the keeper renews it until released, `maxHoldMs`, or a missed heartbeat. Repeating it is harmless. */
+  keep(lease: SerializedLease, options: KeepOptions): Promise<KeeperStatus>;
+  /** "Still here": required every `heartbeatMs` when that was set. Answers the lease's state, `lost` included. */
+  heartbeat(lease: SerializedLease): Promise<KeeperStatus>;
+  /** Releases the lease in Redis and stops the keeper. */
+  release(lease: SerializedLease): Promise<KeeperStatus>;
+  status(lease: SerializedLease): Promise<KeeperStatus>;
+}
+
+/** Options of `leaseKeeperClient`. */
+export interface LeaseKeeperClientOptions {
+  /** Timeout of each keeper request. @default 10_000 */
+  readonly requestTimeoutMs?: number;
+}
+
+export const DEFAULT_KEEPER_CLIENT = Object.freeze({ requestTimeoutMs: 10_000 });
+
+export function leaseKeeperClient(transport: KeeperTransport, options: LeaseKeeperClientOptions = {}): LeaseKeeperClient {
+  const timeoutMs = checkMs("options.requestTimeoutMs", options.requestTimeoutMs ?? DEFAULT_KEEPER_CLIENT.requestTimeoutMs);
+  const call = async (op: KeeperOp, lease: SerializedLease, extra: Partial<KeepOptions> = {}): Promise<KeeperStatus> => {
+    checkLease("lease", lease);
+    const name = await leaseObjectName(lease);
+    const response = await transport.send(name, op, JSON.stringify({ ...extra, lease }), AbortSignal.timeout(timeoutMs));
+    const body = (await response.json().catch(() => undefined)) as (KeeperStatus & { error?: string }) | undefined;
+    if (!response.ok || body === undefined) {
+      const hint = response.status === 401 ? " (the secret differs from the keeper's EDGELOCK_KEEPER_SECRET)" : "";
+      throw new BackendError(`lease keeper ${op}: HTTP ${response.status}${hint}: ${body?.error ?? ""}`, { status: response.status });
+    }
+    return body;
+  };
+  return {
+    async keep(lease, o) {
+      const maxHoldMs = checkMs("options.maxHoldMs", o?.maxHoldMs);
+      const heartbeatMs = checkOptionalMs("options.heartbeatMs", o.heartbeatMs);
+      const leaseMs = checkOptionalMs("options.leaseMs", o.leaseMs, 3);
+      return call("keep", lease, { maxHoldMs, ...(heartbeatMs && { heartbeatMs }), ...(leaseMs && { leaseMs }) });
+    },
+    heartbeat: (lease) => call("heartbeat", lease),
+    release: (lease) => call("release", lease),
+    status: (lease) => call("status", lease),
+  };
+}

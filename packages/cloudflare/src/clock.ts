@@ -1,0 +1,2 @@
+/** Monotonic milliseconds: budgets are durations, never wall-clock times. */
+export const now = (): number => performance.now();

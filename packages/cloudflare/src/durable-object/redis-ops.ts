@@ -1,0 +1,55 @@
+import { createClient, type HeldLock, type Keeper, type LockErrorCode } from "@edgelock/core";
+import type { KeptLease } from "./record.ts";
+
+export type RenewOutcome =
+  | { readonly kind: "renewed"; readonly expiresAt: number }
+  | { readonly kind: "gone" }
+  | { readonly kind: "failed"; readonly error: unknown };
+
+export type ReleaseOutcome = "released" | "not-held" | "unknown";
+
+// Resumed leases are never kept alive by the core: the object's alarm is the keeper.
+const NO_KEEPER: Keeper = Object.freeze({ keep: () => undefined });
+
+/** The object's only two Redis operations, through the core's resume (owner and fence checked by the scripts). */
+export function redisOps(redis: { url: string; token: string }) {
+  const view = (rec: KeptLease): HeldLock => {
+    // One request must not outlast a third of the lease: a slow try must leave room for another.
+    const third = Math.max(1, Math.floor(rec.leaseMs / 3));
+    const client = createClient({
+      redis,
+      prefix: rec.lease.prefix,
+      keeper: NO_KEEPER,
+      requestTimeoutMs: Math.min(5_000, third),
+      retryWindowMs: Math.min(10_000, third),
+    });
+    // The local deadline of a resumed view starts at `expiresAt`; the object tracks the real one
+    // itself, so give the view room to try even when an alarm comes late.
+    return client.lock(rec.lease.name).resume({ ...rec.lease, expiresAt: Date.now() + rec.leaseMs });
+  };
+  return {
+    async renew(rec: KeptLease, leaseMs: number): Promise<RenewOutcome> {
+      const sentAt = Date.now();
+      try {
+        await view(rec).extend(leaseMs);
+        return { kind: "renewed", expiresAt: sentAt + leaseMs };
+      } catch (error) {
+        return codeOf(error) === "NOT_HELD" ? { kind: "gone" } : { kind: "failed", error };
+      }
+    },
+    async release(rec: KeptLease): Promise<ReleaseOutcome> {
+      try {
+        await view(rec).release();
+        return "released";
+      } catch (error) {
+        return codeOf(error) === "NOT_HELD" ? "not-held" : "unknown";
+      }
+    },
+  };
+}
+
+export type RedisOps = ReturnType<typeof redisOps>;
+
+function codeOf(error: unknown): LockErrorCode | undefined {
+  return (error as { code?: LockErrorCode } | null)?.code;
+}

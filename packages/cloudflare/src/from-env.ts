@@ -1,0 +1,65 @@
+import { InvalidArgumentError } from "@edgelock/core";
+import type { DurableObjectNamespaceLike } from "./cf-types.ts";
+import { bindingTransport } from "./client/binding-transport.ts";
+import { httpTransport } from "./client/http-transport.ts";
+import { leaseKeeperClient, type LeaseKeeperClient, type LeaseKeeperClientOptions } from "./client/lease-keeper-client.ts";
+
+/** Environment variables and bindings the helpers read; all optional here, checked when used. */
+export interface EdgelockEnv {
+  readonly UPSTASH_REDIS_REST_URL?: string;
+  readonly UPSTASH_REDIS_REST_TOKEN?: string;
+  readonly EDGELOCK_KEEPER_SECRET?: string;
+  readonly EDGELOCK_KEEPER_URL?: string;
+  readonly [binding: string]: unknown;
+}
+
+/** Upstash REST credentials from `env`, as `createClient({ redis })` accepts them. */
+export function redisFromEnv(env: EdgelockEnv): { url: string; token: string } {
+  return {
+    url: requireVar(env, "UPSTASH_REDIS_REST_URL", "the REST URL of your Upstash database (or a local rest-server)"),
+    token: requireVar(env, "UPSTASH_REDIS_REST_TOKEN", "the REST token of your Upstash database"),
+  };
+}
+
+/** Options of `keeperFromEnv`. */
+export interface KeeperFromEnvOptions extends LeaseKeeperClientOptions {
+  /** Name of the Durable Object binding to the `LeaseKeeper` class. @default "LEASE_KEEPER" */
+  readonly binding?: string;
+}
+
+/**
+ * A client of the Durable Object keeper: through the binding `env.LEASE_KEEPER` when there is
+ * one, else over HTTPS to `env.EDGELOCK_KEEPER_URL`; always with `env.EDGELOCK_KEEPER_SECRET`.
+ */
+export function keeperFromEnv(env: EdgelockEnv, options: KeeperFromEnvOptions = {}): LeaseKeeperClient {
+  const binding = options.binding ?? "LEASE_KEEPER";
+  const secret = requireVar(env, "EDGELOCK_KEEPER_SECRET", "the shared secret of the lease-keeper Worker");
+  const namespace = env[binding];
+  if (isNamespace(namespace)) return leaseKeeperClient(bindingTransport(namespace, secret), options);
+  if (namespace !== undefined) {
+    throw new InvalidArgumentError(`env.${binding}`, "is not a Durable Object namespace binding (check durable_objects.bindings in wrangler.jsonc)");
+  }
+  if (typeof env.EDGELOCK_KEEPER_URL === "string" && env.EDGELOCK_KEEPER_URL !== "") {
+    return leaseKeeperClient(httpTransport({ url: env.EDGELOCK_KEEPER_URL, secret }), options);
+  }
+  throw new InvalidArgumentError(
+    `env.${binding}`,
+    `is missing: add a Durable Object binding { "name": "${binding}", "class_name": "LeaseKeeper", "script_name": "edgelock-lease-keeper" } ` +
+      "to durable_objects.bindings in wrangler.jsonc, or set EDGELOCK_KEEPER_URL to the keeper Worker's https URL",
+  );
+}
+
+function requireVar(env: EdgelockEnv, name: string, what: string): string {
+  if (typeof env !== "object" || env === null) throw new InvalidArgumentError("env", "must be the Worker's env object");
+  const value = env[name];
+  if (typeof value === "string" && value !== "") return value;
+  throw new InvalidArgumentError(
+    `env.${name}`,
+    `is not set: it must hold ${what}. Run \`wrangler secret put ${name}\` (locally: a line in .dev.vars)`,
+  );
+}
+
+function isNamespace(value: unknown): value is DurableObjectNamespaceLike {
+  const v = value as Record<string, unknown> | null;
+  return typeof v === "object" && v !== null && typeof v["idFromName"] === "function" && typeof v["get"] === "function";
+}

@@ -1,0 +1,71 @@
+-- Acquire or re-enter the fair lock; when busy, optionally join (or stay in) the FIFO queue.
+-- Strict FIFO: a free lock goes to the first live waiter, never to a newcomer while one is queued.
+-- KEYS[1] lock hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a
+--         direct grant is unclaimed
+-- KEYS[2] fence counter   KEYS[3] waiter queue (zset owner -> arrival µs)
+-- KEYS[4] waiter poll deadlines (zset owner -> server ms)   KEYS[5] hold statistics (hash h)
+-- KEYS[6] this operation's record
+-- ARGV[1] owner   ARGV[2] lease ms   ARGV[3] 1 = join the queue when busy, 0 = try only
+-- ARGV[4] ms within which a queued waiter promises to poll again
+-- ARGV[5] operation record ttl ms   ARGV[6] fence counter ttl ms   ARGV[7] grant channel prefix
+-- Returns {status, fence, count, pttl, position, mean hold ms, current hold age ms, server ms}
+--   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued), -1 abandoned operation
+-- @include ../common/now.lua
+-- @include ../common/fence.lua
+-- @include ../common/op-record.lua
+-- @include _grant-head.lua
+-- @include _enqueue.lua
+local lock_key, fence_key, queue_key, deadlines_key, stats_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local owner, lease = ARGV[1], tonumber(ARGV[2])
+local queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])
+local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+
+local previous = op_get(op_key)
+if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms} end
+if previous then return previous end
+
+local function granted(status)
+  local state = redis.call('HMGET', lock_key, 'f', 'c')
+  redis.call('ZREM', queue_key, owner)
+  redis.call('ZREM', deadlines_key, owner)
+  return op_put(op_key, {status, tonumber(state[1]), tonumber(state[2]), redis.call('PTTL', lock_key), 0, 0, 0, now_ms}, op_ttl)
+end
+
+if queue then refresh_deadline(queue_key, deadlines_key, owner, return_within) end
+
+local holder = redis.call('HGET', lock_key, 'o')
+if not holder then
+  holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)
+  if not holder then
+    local fence = next_fence(fence_key, fence_ttl)
+    redis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)
+    redis.call('PEXPIRE', lock_key, lease)
+    return granted(1)
+  end
+end
+
+if holder == owner then
+  if redis.call('HGET', lock_key, 'g') == '1' then
+    -- claiming a direct grant: it becomes a normal hold with the full lease
+    redis.call('HDEL', lock_key, 'g')
+    redis.call('PEXPIRE', lock_key, lease)
+    return granted(1)
+  end
+  redis.call('HINCRBY', lock_key, 'c', 1)
+  -- a nested acquire never shortens the lease of an outer hold
+  if redis.call('PTTL', lock_key) < lease then redis.call('PEXPIRE', lock_key, lease) end
+  return granted(2)
+end
+
+local pttl = redis.call('PTTL', lock_key)
+local position = 0
+if queue then
+  position = enqueue(queue_key, deadlines_key, owner, return_within, pttl)
+else
+  -- a try-only attempt by a waiter still queued reports its place, so the caller knows to leave
+  local rank = redis.call('ZRANK', queue_key, owner)
+  if rank then position = rank + 1 end
+end
+local mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')
+local age = now_ms - tonumber(redis.call('HGET', lock_key, 't') or now_ms)
+return {0, 0, 0, pttl, position, math.floor(mean_hold), age, now_ms}

@@ -1,0 +1,12 @@
+-- Read-only view of one fair lock. An unclaimed direct grant counts as locked (the lock is
+-- reserved) but as no hold of the grantee yet. Waiters are those whose deadline has not passed.
+-- KEYS[1] lock hash   KEYS[2] waiter deadlines   ARGV[1] owner asking (may be empty)
+-- Returns {locked, count held by ARGV[1], pttl, fence, live waiters, total count}
+-- @include ../common/now.lua
+local waiters = redis.call('ZCOUNT', KEYS[2], now_ms, '+inf')
+local state = redis.call('HMGET', KEYS[1], 'o', 'c', 'f', 'g')
+if not state[1] then return {0, 0, 0, 0, waiters, 0} end
+local count = tonumber(state[2])
+local mine = 0
+if state[1] == ARGV[1] and state[4] ~= '1' then mine = count end
+return {1, mine, redis.call('PTTL', KEYS[1]), tonumber(state[3]), waiters, count}

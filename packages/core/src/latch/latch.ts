@@ -1,0 +1,86 @@
+import type { ClientContext } from "../config.ts";
+import { randomId } from "../ids.ts";
+import { latchKeys } from "../keys.ts";
+import {
+  validateInteger,
+  validateMs,
+  validateObject,
+  validateOptionalMs,
+  validateSignal,
+} from "../validate.ts";
+import { waitLoop } from "../wait/wait-loop.ts";
+import { countDownOnce, getCountOnce, trySetCountOnce, type LatchRef } from "./ops.ts";
+import { DEFAULT_LATCH_OPTIONS, type LatchAwaitOptions, type TrySetCountOptions } from "./types.ts";
+
+/** Largest count accepted. */
+export const MAX_LATCH_COUNT = 1_000_000_000;
+
+/**
+ * A count-down latch (Redisson's `RCountDownLatch`): `await` resolves once `countDown` was called
+ * `count` times. Each `countDown` call counts exactly once, also when its request is retried.
+ * @example
+ * const done = edgelock.countDownLatch(`job:${id}`);
+ * await done.trySetCount(3);                      // coordinator
+ * await done.countDown();                         // each of 3 workers
+ * const opened = await done.await({ waitMs: 60_000 }); // true when all 3 are done
+ */
+export class CountDownLatch {
+  readonly #ref: LatchRef;
+
+  /** @internal use `client.countDownLatch(name)` */
+  constructor(ctx: ClientContext, name: string) {
+    this.#ref = { ctx, name, keys: latchKeys(ctx.prefix, name) };
+  }
+
+  get name(): string {
+    return this.#ref.name;
+  }
+
+  /** Sets the count when the latch is open (unset or at zero); `false` while it is counting. */
+  async trySetCount(count: number, options?: TrySetCountOptions): Promise<boolean> {
+    validateInteger("count", count, 1, MAX_LATCH_COUNT);
+    const o = validateObject("options", options) as TrySetCountOptions;
+    const ttlMs = validateMs("options.ttlMs", o.ttlMs ?? DEFAULT_LATCH_OPTIONS.ttlMs, { min: 1 });
+    return trySetCountOnce(this.#ref, count, ttlMs, randomId());
+  }
+
+  /**
+   * Counts down by one, exactly once (its operation id makes a retried request harmless).
+   * Returns the count left; 0 when the latch is open (also when it already was).
+   */
+  async countDown(): Promise<number> {
+    return (await countDownOnce(this.#ref, randomId())).remaining;
+  }
+
+  /** The current count; 0 when open (never set, counted down, or expired). */
+  async getCount(): Promise<number> {
+    return getCountOnce(this.#ref);
+  }
+
+  /**
+   * Waits until the count reaches zero, polling through the shared wait loop.
+   * Returns `true` when the latch is open, `false` when `waitMs` ran out first.
+   * @throws AbortedError when `signal` aborts.
+   */
+  async await(options?: LatchAwaitOptions): Promise<boolean> {
+    const o = validateObject("options", options) as LatchAwaitOptions;
+    const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? DEFAULT_LATCH_OPTIONS.waitMs;
+    const signal = validateSignal("options.signal", o.signal);
+    const ref = this.#ref;
+    const result = await waitLoop({
+      name: ref.name,
+      waitMs,
+      signal,
+      strategy: ref.ctx.wait,
+      requestTimeoutMs: ref.ctx.policy.requestTimeoutMs,
+      emit: ref.ctx.emit,
+      // Nobody queues on a latch: every poll is a read, and there is nothing to leave.
+      attempt: async () =>
+        (await getCountOnce(ref, signal)) === 0
+          ? { granted: true as const }
+          : { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } },
+      leave: () => undefined,
+    });
+    return result.granted === true;
+  }
+}

@@ -1,0 +1,52 @@
+import type { LockKeys } from "../keys.ts";
+import type { AcquireReply, LockInfo } from "./codec.ts";
+import {
+  abandonOnce,
+  acquireOnce,
+  extendOnce,
+  forceUnlockOnce,
+  inspectOnce,
+  releaseOnce,
+  type AcquireParams,
+  type LockRef,
+} from "./ops.ts";
+import type { LeaseKind } from "./types.ts";
+
+/**
+ * The script calls behind a lock handle. The Lock's machinery (acquire loop, holds, leases,
+ * keeper, resume) is shared by every lock-shaped primitive; what differs — the fair lock's strict
+ * FIFO, the read and write sides of a read-write lock — is only which scripts run, so a primitive
+ * brings its own `LockOps` instead of copying that machinery.
+ */
+export interface LockOps {
+  /** Written into serialised leases, so a lease resumes only on a handle of the same kind. */
+  readonly kind: LeaseKind;
+  acquire(ref: LockRef, p: AcquireParams): Promise<{ reply: AcquireReply; sentAt: number }>;
+  release(ref: LockRef, fence: number, opId: string): Promise<{ released: boolean; remaining: number }>;
+  extend(ref: LockRef, fence: number, leaseMs: number): Promise<{ renewed: boolean; sentAt: number }>;
+  /** Leaves the queue and undoes whatever operation `opId` may have taken. Safe to repeat. */
+  abandon(ref: LockRef, opId: string): Promise<boolean>;
+  inspect(ref: LockRef): Promise<LockInfo>;
+  forceUnlock(ref: LockRef): Promise<boolean>;
+}
+
+/** A lock-shaped primitive: its keys (same shape as the Lock's) and its script calls. */
+export interface LockFlavor {
+  readonly keys: LockKeys;
+  readonly ops: LockOps;
+}
+
+/** The reentrant Lock's own scripts. */
+export const lockOps: LockOps = Object.freeze({
+  kind: "lock",
+  acquire: acquireOnce,
+  release: releaseOnce,
+  extend: extendOnce,
+  abandon: abandonOnce,
+  inspect: inspectOnce,
+  forceUnlock: forceUnlockOnce,
+});
+
+export function opsOf(ref: LockRef): LockOps {
+  return ref.ops ?? lockOps;
+}

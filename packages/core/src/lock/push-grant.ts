@@ -1,0 +1,95 @@
+import { now } from "../engine/clock.ts";
+import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
+import { opsOf } from "./flavor.ts";
+import type { HeldLockView } from "./held-lock.ts";
+import type { Hold } from "./hold.ts";
+import type { LockRef } from "./ops.ts";
+
+/** A direct grant as announced on the waiter's channel: `fence,server ms,claim window ms`. */
+interface GrantMessage {
+  readonly fence: number;
+  readonly at: number;
+  readonly claimMs: number;
+}
+
+type Adopt = (grant: { fence: number; sentAt: number; pttl: number }) => HeldLockView;
+
+// Per handle (keyed by its map of holds): acquires in flight, and early grants not yet claimed.
+const inFlight = new WeakMap<Map<number, Hold>, number>();
+const unclaimed = new WeakMap<Map<number, Hold>, Set<Promise<void>>>();
+
+/**
+ * Marks an acquire on this handle as running; returns the function that ends it. A nested
+ * acquire first waits for the claim of an early grant: reaching the server before it, it would
+ * take the unclaimed grant as its own claim, and two holds would share a count of one.
+ */
+export async function beginAcquire(holds: Map<number, Hold>): Promise<() => void> {
+  const pending = unclaimed.get(holds);
+  if (pending && pending.size > 0) await Promise.allSettled([...pending]);
+  inFlight.set(holds, (inFlight.get(holds) ?? 0) + 1);
+  return () => inFlight.set(holds, (inFlight.get(holds) ?? 1) - 1);
+}
+
+/**
+ * Push for a lock handle: listen on the owner's grant channel. The release that hands the lock
+ * to this waiter publishes the grant, and the waiter enters on the message — one trip after the
+ * release, where a re-acquire would cost two — then claims it (the grant becomes a full lease)
+ * in the background. Undefined when the backend has no push.
+ */
+export function lockWake(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, adopt: Adopt): WakeParams<HeldLockView> | undefined {
+  const backend = ref.ctx.backend;
+  if (backend.subscribe === undefined) return undefined;
+  return {
+    channel: ref.keys.channelPrefix + ref.owner,
+    subscribe: (channel, signal) => backend.subscribe!(channel, signal),
+    onMessage: (payload, since) => enterOnGrant(ref, holds, leaseMs, adopt, payload, since),
+  };
+}
+
+function enterOnGrant(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, adopt: Adopt, payload: string, since: WakeContext) {
+  const grant = parseGrant(payload);
+  if (grant === undefined) return "attempt";
+  // The busy answer came after this grant was made and lapsed: it is not ours any more.
+  if (since.hint.serverMs !== undefined && grant.at < since.hint.serverMs) return "stale";
+  // Only the Lock's own extend claims a grant (other lock shapes claim by acquiring), and a
+  // handle with a second acquire running must let the server count both.
+  if (ref.ops !== undefined || (inFlight.get(holds) ?? 0) > 1 || holds.has(grant.fence)) return "attempt";
+  // The grant was made after our last busy attempt was sent, so it lapses no earlier than
+  // `sentAt + claimMs` on our clock, less 1% for clock-rate differences. Without room left for
+  // the claim to land, claim first (one round trip) and enter on its answer.
+  const elapsed = now() - since.sentAt;
+  const drift = 2 + Math.ceil((elapsed + grant.claimMs) / 100);
+  if (grant.claimMs - drift - elapsed < 3 * since.rttMs + 20) return "attempt";
+  const view = adopt({ fence: grant.fence, sentAt: since.sentAt, pttl: grant.claimMs - drift });
+  const hold = holds.get(grant.fence);
+  if (hold) claimInBackground(ref, holds, hold, leaseMs);
+  return { granted: view };
+}
+
+/** Turns the entered grant into a full lease; until it lands, the grant's deadline guards the hold. */
+function claimInBackground(ref: LockRef, holds: Map<number, Hold>, hold: Hold, leaseMs: number): void {
+  const claim = (async () => {
+    try {
+      const result = await opsOf(ref).extend(ref, hold.fence, leaseMs);
+      if (!hold.lease.active) return;
+      if (result.renewed) hold.lease.confirm(result.sentAt, leaseMs);
+      else hold.lease.lose("gone");
+    } catch {
+      // Outcome unknown after the engine's retries: the grant's deadline ends the hold unless a
+      // renewal confirms it first.
+    }
+  })();
+  const pending = unclaimed.get(holds) ?? new Set();
+  unclaimed.set(holds, pending);
+  pending.add(claim);
+  void claim.finally(() => pending.delete(claim));
+  ref.ctx.background(claim);
+}
+
+function parseGrant(payload: string): GrantMessage | undefined {
+  const parts = payload.split(",").map(Number);
+  const [fence, at, claimMs] = parts;
+  if (parts.length !== 3 || fence === undefined || at === undefined || claimMs === undefined) return undefined;
+  if (!parts.every(Number.isFinite) || claimMs <= 0) return undefined;
+  return { fence, at, claimMs };
+}

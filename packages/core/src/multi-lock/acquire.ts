@@ -1,0 +1,64 @@
+import { AbortedError } from "../errors.ts";
+import { maskId } from "../ids.ts";
+import { waitLoop } from "../wait/wait-loop.ts";
+import { attemptAll, type MultiGrant } from "./attempt.ts";
+import { HeldMultiLockView } from "./held-multi-lock.ts";
+import { MultiHold } from "./hold.ts";
+import type { MultiRef } from "./multi-ref.ts";
+import type { ResolvedHoldOptions } from "./options.ts";
+
+/**
+ * Acquire all names within one wait budget, by the shared wait loop. A multi-lock waiter never
+ * joins the names' queues: a queued waiter is handed a lock directly, which would be a partial
+ * hold while it waits for the others.
+ */
+export async function acquireMulti(
+  ref: MultiRef,
+  holds: Map<string, MultiHold>,
+  opts: ResolvedHoldOptions,
+): Promise<{ held: HeldMultiLockView | null; attempts: number; waitedMs: number }> {
+  const { ctx } = ref;
+  if (opts.signal?.aborted) throw new AbortedError(`acquire ${ref.label}`, opts.signal.reason);
+  const result = await waitLoop<MultiGrant>({
+    name: ref.label,
+    waitMs: opts.waitMs,
+    signal: opts.signal,
+    strategy: ctx.wait,
+    requestTimeoutMs: ctx.policy.requestTimeoutMs,
+    emit: ctx.emit,
+    attempt: () => attemptAll(ref, opts.leaseMs, opts.signal),
+    leave: () => undefined,
+  });
+  if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
+  const grant = result.granted;
+  const view = adopt(ref, holds, opts, grant);
+  ctx.emit({
+    type: "acquired",
+    name: ref.label,
+    owner: maskId(ref.owner),
+    fence: grant.fences[0] ?? 0,
+    reentrant: grant.reentered,
+    waitedMs: Math.round(result.waitedMs),
+    attempts: result.attempts,
+  });
+  return { held: view, attempts: result.attempts, waitedMs: result.waitedMs };
+}
+
+/** A re-entry joins the existing hold of the same fences (sharing its lease); a new grant starts one. */
+function adopt(ref: MultiRef, holds: Map<string, MultiHold>, opts: ResolvedHoldOptions, grant: MultiGrant): HeldMultiLockView {
+  const id = grant.fences.join(",");
+  const existing = holds.get(id);
+  if (existing && existing.lease.active) {
+    existing.lease.confirm(grant.sentAt, Math.max(0, grant.deadline - grant.sentAt));
+    return new HeldMultiLockView(existing);
+  }
+  const hold: MultiHold = new MultiHold(
+    ref,
+    { fences: grant.fences, sentAt: grant.sentAt, deadline: grant.deadline, leaseMs: opts.leaseMs, keepAlive: opts.keepAlive, maxHoldMs: opts.maxHoldMs },
+    () => {
+      if (holds.get(id) === hold) holds.delete(id);
+    },
+  );
+  holds.set(id, hold);
+  return new HeldMultiLockView(hold);
+}

@@ -1,0 +1,88 @@
+import { InvalidArgumentError, LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
+import { randomId } from "../ids.ts";
+import { validateMs } from "../validate.ts";
+import type { MultiHold } from "./hold.ts";
+import type { HeldMultiLock, SerializedMultiLease } from "./types.ts";
+
+/** One hold of a multi-lock, as the caller sees it. Nested holds of one acquisition share a `MultiHold`. */
+export class HeldMultiLockView implements HeldMultiLock {
+  readonly #hold: MultiHold;
+  readonly fences: Readonly<Record<string, number>>;
+  #released = false;
+
+  constructor(hold: MultiHold) {
+    this.#hold = hold;
+    this.fences = Object.freeze(Object.fromEntries(hold.ref.names.map((name, i) => [name, hold.fences[i]!])));
+    hold.attach();
+  }
+
+  get names(): readonly string[] {
+    return this.#hold.ref.names;
+  }
+  get signal(): AbortSignal {
+    return this.#hold.lease.signal;
+  }
+  get leaseMs(): number {
+    return this.#hold.leaseMs;
+  }
+
+  fenceOf(name: string): number {
+    const fence = Object.hasOwn(this.fences, name) ? this.fences[name] : undefined;
+    if (fence === undefined) throw new InvalidArgumentError("name", `"${String(name)}" is not one of this multi-lock's names`);
+    return fence;
+  }
+
+  async release(): Promise<void> {
+    const hold = this.#hold;
+    const label = hold.ref.label;
+    if (this.#released) throw new NotHeldError(label, `${label} was already released by this HeldMultiLock`);
+    this.#released = true;
+    let result: { released: boolean; stillHeld: boolean };
+    try {
+      const opIds = hold.ref.groups.map(() => randomId());
+      result = await hold.releaseAll((i) => opIds[i]!);
+    } catch (error) {
+      // Unknown outcome somewhere: the leases run out on their own; the holder must not believe it holds.
+      hold.lease.lose("release-failed", error);
+      hold.detach(false);
+      throw error;
+    }
+    if (!result.released) {
+      hold.lease.lose("gone");
+      hold.detach(false);
+      throw new NotHeldError(label, `${label}: at least one name was no longer held (the others were released)`);
+    }
+    hold.ref.ctx.emit({ type: "released", name: label, fence: hold.fences[0] ?? 0, remainingCount: result.stillHeld ? 1 : 0 });
+    hold.detach(result.stillHeld);
+  }
+
+  async extend(ms: number): Promise<void> {
+    validateMs("ms", ms, { min: 1 });
+    const hold = this.#hold;
+    if (this.#released || !hold.lease.active) throw new NotHeldError(hold.ref.label);
+    const result = await hold.extendAll(ms);
+    if (!result.renewed) {
+      hold.lease.lose("gone");
+      throw new NotHeldError(hold.ref.label, `${hold.ref.label}: at least one name is no longer held`);
+    }
+    hold.leaseMs = ms;
+    hold.lease.confirm(result.sentAt, ms);
+    hold.ref.ctx.emit({ type: "renewed", name: hold.ref.label, fence: hold.fences[0] ?? 0, leaseMs: ms });
+  }
+
+  toJSON(): SerializedMultiLease {
+    return this.#hold.serialize();
+  }
+
+  /** Releases on scope exit and never throws: it must not replace the caller's own error. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#released) return;
+    try {
+      await this.release();
+    } catch (error) {
+      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
+      this.#hold.ref.ctx.emit({ type: "release-failed", name: this.#hold.ref.label, fence: this.#hold.fences[0] ?? 0, error: err });
+      if (!(error instanceof OutcomeUnknownError)) this.#hold.lease.lose("release-failed", error);
+    }
+  }
+}

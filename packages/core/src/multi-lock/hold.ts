@@ -1,0 +1,130 @@
+import { now } from "../engine/clock.ts";
+import { LeaseState } from "../lease/lease-state.ts";
+import type { MultiRef } from "./multi-ref.ts";
+import { splitByGroup } from "./multi-ref.ts";
+import type { SerializedMultiLease } from "./types.ts";
+
+export interface MultiHoldInit {
+  readonly fences: readonly number[];
+  readonly sentAt: number;
+  /** Monotonic ms at which the first part may expire. */
+  readonly deadline: number;
+  readonly leaseMs: number;
+  readonly keepAlive: boolean;
+  readonly maxHoldMs: number | undefined;
+}
+
+/**
+ * One acquisition of all the names (one fence each) as seen by one handle: the lease its nested
+ * holds share, as the Lock's `Hold`. The local deadline is the earliest of the parts', so
+ * `signal` aborts as soon as any part may be gone; renewals must confirm every part.
+ */
+export class MultiHold {
+  readonly ref: MultiRef;
+  readonly fences: readonly number[];
+  readonly lease: LeaseState;
+  leaseMs: number;
+  #views = 0;
+  readonly #stop = new AbortController();
+  readonly #startedAt: number;
+  readonly #maxHoldMs: number | undefined;
+  readonly #onEnd: () => void;
+
+  constructor(ref: MultiRef, init: MultiHoldInit, onEnd: () => void) {
+    this.ref = ref;
+    this.fences = init.fences;
+    this.leaseMs = init.leaseMs;
+    this.#startedAt = init.sentAt;
+    this.#maxHoldMs = init.maxHoldMs;
+    this.#onEnd = onEnd;
+    this.lease = new LeaseState(ref.label, init.sentAt, init.deadline - init.sentAt, (error) => {
+      ref.ctx.emit({ type: "lost", name: ref.label, fence: this.fences[0] ?? 0, reason: error.reason, error });
+      this.#close();
+    });
+    if (init.keepAlive) this.#startKeeper();
+  }
+
+  attach(): void {
+    this.#views++;
+  }
+
+  /** A view was released; `stillHeld`: every name kept a hold level on the server. */
+  detach(stillHeld: boolean): void {
+    this.#views--;
+    if (this.#views <= 0 || !stillHeld) {
+      this.lease.finish();
+      this.#close();
+    }
+  }
+
+  /** Sets every part's lease; `renewed` only when every part confirmed. Groups run in parallel. */
+  async extendAll(leaseMs: number): Promise<{ renewed: boolean; sentAt: number }> {
+    const perGroup = splitByGroup(this.ref, this.fences);
+    const results = await Promise.all(this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs)));
+    return { renewed: results.every((r) => r.renewed.every(Boolean)), sentAt: Math.min(...results.map((r) => r.sentAt)) };
+  }
+
+  /** One hold level of every name, in parallel; names still held are released even if another is gone. */
+  async releaseAll(opId: (group: number) => string): Promise<{ released: boolean; stillHeld: boolean }> {
+    const perGroup = splitByGroup(this.ref, this.fences);
+    const results = await Promise.allSettled(this.ref.groups.map((g, i) => g.release(this.ref.owner, perGroup[i]!, opId(i))));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const answers = results.map((r) => (r as PromiseFulfilledResult<{ released: boolean[]; remaining: number[] }>).value);
+    return {
+      released: answers.every((a) => a.released.every(Boolean)),
+      stillHeld: answers.every((a) => a.remaining.every((c) => c > 0)),
+    };
+  }
+
+  serialize(): SerializedMultiLease {
+    return {
+      v: 1,
+      kind: "multi-lock",
+      prefix: this.ref.ctx.prefix,
+      names: this.ref.names,
+      fences: this.fences,
+      owner: this.ref.owner,
+      leaseMs: this.leaseMs,
+      expiresAt: Date.now() + Math.max(0, this.lease.deadline - now()),
+    };
+  }
+
+  #close(): void {
+    this.#stop.abort();
+    this.#onEnd();
+  }
+
+  #startKeeper(): void {
+    this.ref.ctx.keeper.keep({
+      name: this.ref.label,
+      intervalMs: Math.max(1, Math.floor(this.leaseMs / 3)),
+      signal: this.#stop.signal,
+      lease: () => this.serialize(),
+      renew: () => this.#renew(),
+    });
+  }
+
+  async #renew(): Promise<"renewed" | "stop"> {
+    if (!this.lease.active) return "stop";
+    let leaseMs = this.leaseMs;
+    if (this.#maxHoldMs !== undefined) {
+      const left = this.#startedAt + this.#maxHoldMs - now();
+      if (left <= 0) {
+        this.lease.deadlineReason = "max-hold";
+        return "stop";
+      }
+      leaseMs = Math.min(leaseMs, Math.ceil(left));
+      if (leaseMs < this.leaseMs) this.lease.deadlineReason = "max-hold";
+    }
+    const result = await this.extendAll(leaseMs);
+    if (!this.lease.active) return "stop";
+    if (!result.renewed) {
+      this.lease.lose("gone");
+      return "stop";
+    }
+    this.lease.confirm(result.sentAt, leaseMs);
+    this.ref.ctx.emit({ type: "renewed", name: this.ref.label, fence: this.fences[0] ?? 0, leaseMs });
+    return leaseMs < this.leaseMs ? "stop" : "renewed";
+  }
+}

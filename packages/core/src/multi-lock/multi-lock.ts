@@ -1,0 +1,85 @@
+import type { ClientContext } from "../config.ts";
+import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
+import type { AcquireOptions } from "../lock/types.ts";
+import { validateFunction } from "../validate.ts";
+import { acquireMulti } from "./acquire.ts";
+import { HeldMultiLockView } from "./held-multi-lock.ts";
+import { MultiHold } from "./hold.ts";
+import { makeMultiRef, type MultiRef } from "./multi-ref.ts";
+import { resolveHoldOptions } from "./options.ts";
+import { parseMultiLease } from "./resume.ts";
+import type { HeldMultiLock, SerializedMultiLease } from "./types.ts";
+
+/**
+ * A handle on several reentrant locks taken together, all or none (Redisson's `RedissonMultiLock`).
+ * The names are the Lock's own, so a multi-lock excludes plain `client.lock(name)` holders.
+ * Names sharing a hash tag (`"{order:42}:items"`, `"{order:42}:payment"`) are taken by one
+ * script in one request; other names by one request per tag, in a fixed order, and an attempt
+ * that finds a later group busy gives back the earlier ones before it sleeps.
+ * @example
+ * const both = edgelock.multiLock(["account:alice", "account:bob"]);
+ * await both.withLock(async (held) => transfer(held.fences), { waitMs: 5_000 });
+ */
+export class MultiLock {
+  readonly #ref: MultiRef;
+  readonly #holds = new Map<string, MultiHold>();
+
+  /** @internal use `client.multiLock(names)` */
+  constructor(ctx: ClientContext, names: readonly string[], owner: string) {
+    this.#ref = makeMultiRef(ctx, names, owner);
+  }
+
+  /** Deduplicated names in acquisition order: by hash tag, then by key. */
+  get names(): readonly string[] {
+    return this.#ref.names;
+  }
+
+  /** Requests one attempt costs: one per distinct hash tag among the names (1 when they share one). */
+  get slotGroups(): number {
+    return this.#ref.groups.length;
+  }
+
+  /**
+   * Acquires every name, waiting up to `waitMs` (default 0: one attempt) for all of them at once.
+   * @throws AcquireTimeoutError when not all acquired in time (nothing is left held); AbortedError when `signal` aborts.
+   */
+  async acquire(options?: AcquireOptions): Promise<HeldMultiLock> {
+    const opts = resolveHoldOptions(options, this.#ref.ctx.leaseMs, { waitMs: 0 });
+    const { held, attempts, waitedMs } = await acquireMulti(this.#ref, this.#holds, opts);
+    if (held) return held;
+    throw new AcquireTimeoutError(this.#ref.label, Math.round(waitedMs), attempts);
+  }
+
+  /** One attempt, never waits: every name held, or `null` (and nothing held) when any is busy. */
+  async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldMultiLock | null> {
+    if (options !== undefined && (typeof options !== "object" || options === null)) {
+      throw new InvalidArgumentError("options", "must be an options object");
+    }
+    const opts = resolveHoldOptions({ ...(options ?? {}), waitMs: 0 }, this.#ref.ctx.leaseMs, { waitMs: 0 });
+    return (await acquireMulti(this.#ref, this.#holds, opts)).held;
+  }
+
+  /** Runs `fn` while holding every name, and releases them afterwards (also when `fn` throws). */
+  async withLock<T>(fn: (held: HeldMultiLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
+    validateFunction("fn", fn);
+    const held = await this.acquire(options);
+    try {
+      return await fn(held);
+    } finally {
+      await held[Symbol.asyncDispose]();
+    }
+  }
+
+  /**
+   * Takes over a lease serialised by `held.toJSON()` to extend or release it. The local deadline
+   * starts from the lease's `expiresAt` (a wall-clock hint): call `extend()` first when clocks may differ.
+   */
+  resume(lease: SerializedMultiLease): HeldMultiLock {
+    const parsed = parseMultiLease(lease, this.#ref.ctx.prefix, this.#ref.names);
+    const ref: MultiRef = { ...this.#ref, owner: parsed.owner };
+    const sentAt = performance.now();
+    const left = Math.max(0, parsed.expiresAt - Date.now());
+    const init = { fences: [...parsed.fences], sentAt, deadline: sentAt + left, leaseMs: parsed.leaseMs, keepAlive: false, maxHoldMs: undefined };
+    return new HeldMultiLockView(new MultiHold(ref, init, () => undefined));
+  }
+}

@@ -1,0 +1,36 @@
+-- Shared by every permit-expirable-semaphore script. Each permit is a member of the permits zset
+-- (permit id -> expiry, server ms); the available count is the total minus the live permits, so
+-- an expired permit returns to the pool by the server's clock the moment it is dropped here.
+local function reclaim(permits_key)
+  redis.call('ZREMRANGEBYSCORE', permits_key, '-inf', '(' .. now_ms)
+end
+
+local function available(state_key, permits_key)
+  return tonumber(redis.call('HGET', state_key, 't') or '0') - redis.call('ZCARD', permits_key)
+end
+
+-- A permit's expiry moved to `expiry`: the zset must live at least as long as its last permit.
+local function keep_permits_key(permits_key, expiry)
+  if redis.call('PTTL', permits_key) < expiry - now_ms then redis.call('PEXPIRE', permits_key, expiry - now_ms + 1000) end
+end
+
+-- FIFO hand-off: while permits are free, the live head of the queue gets one as a permit that
+-- expires after `claim_ms` unless claimed (so a dead waiter costs at most that), and is told on
+-- its channel. Waiters that missed their declared poll deadline are dropped on the way.
+-- `quiet_for` is the waiter running this script itself: it needs no message.
+local function grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for)
+  local free = available(state_key, permits_key)
+  while free > 0 do
+    local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
+    if not head then return end
+    local deadline = tonumber(redis.call('ZSCORE', deadlines_key, head))
+    redis.call('ZREM', queue_key, head)
+    redis.call('ZREM', deadlines_key, head)
+    if deadline and deadline >= now_ms then
+      redis.call('ZADD', permits_key, now_ms + claim_ms, head)
+      keep_permits_key(permits_key, now_ms + claim_ms)
+      free = free - 1
+      if head ~= quiet_for then redis.call('PUBLISH', channel_prefix .. head, string.format('%d', claim_ms)) end
+    end
+  end
+end

@@ -1,0 +1,149 @@
+import { now } from "../engine/clock.ts";
+import { LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
+import { randomId } from "../ids.ts";
+import { LeaseState } from "../lease/lease-state.ts";
+import { keepRenewing } from "../lease/renewal.ts";
+import { validateMs } from "../validate.ts";
+import { extendOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
+import type { Permit, SerializedPermit } from "./types.ts";
+
+export interface PermitInit {
+  readonly id: string;
+  readonly fence: number;
+  /** Send time (monotonic) of the request that granted or last confirmed the lease. */
+  readonly sentAt: number;
+  readonly confirmedMs: number;
+  readonly leaseMs: number;
+  readonly keepAlive: boolean;
+  readonly maxHoldMs: number | undefined;
+}
+
+/**
+ * One permit as its holder sees it: the Lock's lease rules through the shared `LeaseState`
+ * (signal aborts on loss and at the local deadline) and the shared keeper renewal.
+ */
+export class HeldPermit implements Permit {
+  readonly #ref: PermitSemaphoreRef;
+  readonly id: string;
+  readonly fence: number;
+  readonly #lease: LeaseState;
+  readonly #stop = new AbortController();
+  #leaseMs: number;
+  #released = false;
+
+  constructor(ref: PermitSemaphoreRef, init: PermitInit) {
+    this.#ref = ref;
+    this.id = init.id;
+    this.fence = init.fence;
+    this.#leaseMs = init.leaseMs;
+    this.#lease = new LeaseState(ref.name, init.sentAt, init.confirmedMs, (error) => {
+      ref.ctx.emit({
+        type: "lost",
+        name: ref.name,
+        fence: init.fence,
+        reason: error.reason,
+        error,
+      });
+      this.#stop.abort();
+    });
+    if (!init.keepAlive) return;
+    keepRenewing(
+      ref.ctx.keeper,
+      {
+        name: ref.name,
+        lease: this.#lease,
+        leaseMs: () => this.#leaseMs,
+        startedAt: init.sentAt,
+        maxHoldMs: init.maxHoldMs,
+        extend: (ms) => extendOnce(ref, this.id, ms),
+        serialize: () => this.toJSON(),
+        onRenewed: (ms) =>
+          ref.ctx.emit({ type: "renewed", name: ref.name, fence: this.fence, leaseMs: ms }),
+      },
+      this.#stop.signal,
+    );
+  }
+
+  get name(): string {
+    return this.#ref.name;
+  }
+  get signal(): AbortSignal {
+    return this.#lease.signal;
+  }
+  get leaseMs(): number {
+    return this.#leaseMs;
+  }
+
+  async release(): Promise<void> {
+    if (this.#released)
+      throw new NotHeldError(this.name, `permit of "${this.name}" was already released`);
+    this.#released = true;
+    this.#stop.abort();
+    let result;
+    try {
+      result = await releaseOnce(this.#ref, this.id, randomId());
+    } catch (error) {
+      // Unknown outcome: the lease runs out on its own; the holder must not believe it holds.
+      this.#lease.lose("release-failed", error);
+      throw error;
+    }
+    if (!result.released) {
+      this.#lease.lose("gone");
+      throw new NotHeldError(
+        this.name,
+        `permit of "${this.name}" is not held (released or expired)`,
+      );
+    }
+    this.#lease.finish();
+    this.#ref.ctx.emit({ type: "released", name: this.name, fence: this.fence, remainingCount: 0 });
+  }
+
+  async extend(ms: number): Promise<void> {
+    validateMs("ms", ms, { min: 1 });
+    if (this.#released || !this.#lease.active)
+      throw new NotHeldError(this.name, `permit of "${this.name}" is not held`);
+    const result = await extendOnce(this.#ref, this.id, ms);
+    if (!result.renewed) {
+      this.#lease.lose("gone");
+      throw new NotHeldError(
+        this.name,
+        `permit of "${this.name}" is not held (released or expired)`,
+      );
+    }
+    this.#leaseMs = ms;
+    this.#lease.confirm(result.sentAt, ms);
+    this.#ref.ctx.emit({ type: "renewed", name: this.name, fence: this.fence, leaseMs: ms });
+  }
+
+  toJSON(): SerializedPermit {
+    const { ctx, name } = this.#ref;
+    const left = Math.max(0, this.#lease.deadline - now());
+    return {
+      v: 1,
+      kind: "permit",
+      prefix: ctx.prefix,
+      name,
+      id: this.id,
+      fence: this.fence,
+      leaseMs: this.#leaseMs,
+      expiresAt: Date.now() + left,
+    };
+  }
+
+  /** Releases on scope exit and never throws: it must not replace the caller's own error. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#released) return;
+    try {
+      await this.release();
+    } catch (error) {
+      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
+      this.#ref.ctx.emit({
+        type: "release-failed",
+        name: this.name,
+        fence: this.fence,
+        error: err,
+      });
+      if (!(error instanceof OutcomeUnknownError)) this.#lease.lose("release-failed", error);
+    }
+  }
+}

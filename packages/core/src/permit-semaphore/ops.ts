@@ -1,0 +1,155 @@
+import type { ClientContext } from "../config.ts";
+import { decodeTuple } from "../engine/decode.ts";
+import { evalScript, type EvalResult } from "../engine/eval-script.ts";
+import type { Script } from "../engine/script.ts";
+import type { PermitSemaphoreKeys } from "../keys.ts";
+import { decodeAcquire, decodeChange, decodeStatus, type PermitAcquireReply } from "./codec.ts";
+import {
+  abandonScript,
+  acquireScript,
+  changePermitsScript,
+  extendScript,
+  inspectScript,
+  releaseScript,
+} from "./scripts.generated.ts";
+import type { PermitSemaphoreStatus } from "./types.ts";
+
+/** Everything needed to talk about one permit-expirable semaphore. */
+export interface PermitSemaphoreRef {
+  readonly ctx: ClientContext;
+  readonly name: string;
+  readonly keys: PermitSemaphoreKeys;
+}
+
+function run(
+  ref: PermitSemaphoreRef,
+  script: Script,
+  operation: string,
+  keys: string[],
+  args: (string | number)[],
+  signal?: AbortSignal,
+): Promise<EvalResult> {
+  // Read-only, idempotent (extend) or guarded by an operation id: every script is retry-safe.
+  return evalScript(
+    ref.ctx.backend,
+    script,
+    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, signal },
+    ref.ctx.policy,
+    ref.ctx.emit,
+  );
+}
+
+function mutationKeys(ref: PermitSemaphoreRef, opId: string): string[] {
+  const { keys } = ref;
+  return [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.opPrefix + opId];
+}
+
+export async function acquireOnce(
+  ref: PermitSemaphoreRef,
+  p: {
+    waiter: string;
+    leaseMs: number;
+    queue: boolean;
+    returnWithinMs: number;
+    opId: string;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<{ reply: PermitAcquireReply; sentAt: number }> {
+  const { ctx, keys } = ref;
+  const { reply, sentAt } = await run(
+    ref,
+    acquireScript,
+    "permit acquire",
+    [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.fence, keys.opPrefix + p.opId],
+    [
+      p.waiter,
+      p.leaseMs,
+      p.queue ? 1 : 0,
+      p.returnWithinMs,
+      ctx.claimWindowMs,
+      ctx.operationRecordTtlMs,
+      ctx.fenceTtlMs,
+      keys.channelPrefix,
+    ],
+    p.signal,
+  );
+  return { reply: decodeAcquire(reply), sentAt };
+}
+
+export async function releaseOnce(
+  ref: PermitSemaphoreRef,
+  permitId: string,
+  opId: string,
+): Promise<{ released: boolean; available: number }> {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ref, releaseScript, "permit release", mutationKeys(ref, opId), [
+    permitId,
+    ctx.operationRecordTtlMs,
+    ctx.claimWindowMs,
+    keys.channelPrefix,
+  ]);
+  const [status, available] = decodeTuple("permit release", reply, 2) as [number, number];
+  return { released: status === 1, available };
+}
+
+export async function extendOnce(
+  ref: PermitSemaphoreRef,
+  permitId: string,
+  leaseMs: number,
+): Promise<{ renewed: boolean; sentAt: number }> {
+  const { reply, sentAt } = await run(
+    ref,
+    extendScript,
+    "permit extend",
+    [ref.keys.permits],
+    [permitId, leaseMs],
+  );
+  const [status] = decodeTuple("permit extend", reply, 2) as [number, number];
+  return { renewed: status === 1, sentAt };
+}
+
+export async function changeOnce(
+  ref: PermitSemaphoreRef,
+  mode: "set" | "add",
+  amount: number,
+  opId: string,
+) {
+  const { ctx, keys } = ref;
+  const operation = mode === "set" ? "permit trySetPermits" : "permit addPermits";
+  const { reply } = await run(ref, changePermitsScript, operation, mutationKeys(ref, opId), [
+    mode,
+    amount,
+    ctx.operationRecordTtlMs,
+    ctx.claimWindowMs,
+    keys.channelPrefix,
+  ]);
+  return decodeChange(operation, reply);
+}
+
+/** Leaves the queue and drops the permit under `waiter` (direct grant or abandoned take). Safe to repeat. */
+export async function abandonOnce(
+  ref: PermitSemaphoreRef,
+  waiter: string,
+  opId: string,
+): Promise<number> {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ref, abandonScript, "permit abandon", mutationKeys(ref, opId), [
+    waiter,
+    ctx.operationRecordTtlMs,
+    ctx.claimWindowMs,
+    keys.channelPrefix,
+  ]);
+  return Array.isArray(reply) ? Number(reply[0]) : 0;
+}
+
+export async function inspectOnce(ref: PermitSemaphoreRef): Promise<PermitSemaphoreStatus> {
+  const { keys } = ref;
+  const { reply } = await run(
+    ref,
+    inspectScript,
+    "permit inspect",
+    [keys.state, keys.permits, keys.queue],
+    [],
+  );
+  return decodeStatus(reply);
+}

@@ -1,0 +1,118 @@
+import type { ClientContext } from "../config.ts";
+import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
+import { randomId } from "../ids.ts";
+import { permitSemaphoreKeys } from "../keys.ts";
+import { MAX_PERMITS } from "../semaphore/acquire.ts";
+import { validateFunction, validateInteger, validateName, validateObject } from "../validate.ts";
+import { acquirePermit } from "./acquire.ts";
+import { HeldPermit } from "./held-permit.ts";
+import { changeOnce, inspectOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
+import { parsePermit } from "./resume.ts";
+import type {
+  Permit,
+  PermitAcquireOptions,
+  PermitSemaphoreStatus,
+  SerializedPermit,
+} from "./types.ts";
+
+/**
+ * A semaphore whose permits each have their own id and lease (Redisson's
+ * `RPermitExpirableSemaphore`). An expired permit returns to the pool by the server's clock; a
+ * permit without `leaseMs` is kept alive by the keeper until released. Waiters are served FIFO.
+ * @example
+ * const slots = edgelock.permitExpirableSemaphore("gpu");
+ * await slots.trySetPermits(4);
+ * await using permit = await slots.acquire({ waitMs: 5_000, leaseMs: 60_000 });
+ * await render({ signal: permit.signal, fence: permit.fence });
+ */
+export class PermitExpirableSemaphore {
+  readonly #ref: PermitSemaphoreRef;
+
+  /** @internal use `client.permitExpirableSemaphore(name)` */
+  constructor(ctx: ClientContext, name: string) {
+    this.#ref = { ctx, name, keys: permitSemaphoreKeys(ctx.prefix, name) };
+  }
+
+  get name(): string {
+    return this.#ref.name;
+  }
+
+  /** Sets the total when the semaphore is not set yet; `false` when it already was. */
+  async trySetPermits(permits: number): Promise<boolean> {
+    validateInteger("permits", permits, 0, MAX_PERMITS);
+    return (await changeOnce(this.#ref, "set", permits, randomId())).applied;
+  }
+
+  /** Changes the total by `delta` (negative allowed). @throws PermitsRefusedError below zero. */
+  async addPermits(delta: number): Promise<void> {
+    validateInteger("delta", delta, -MAX_PERMITS, MAX_PERMITS);
+    const result = await changeOnce(this.#ref, "add", delta, randomId());
+    if (!result.applied) throw new PermitsRefusedError(this.name, "negative-total", result);
+  }
+
+  /**
+   * Takes one permit, waiting up to `waitMs` (default 0: one attempt) in the FIFO queue.
+   * @throws AcquireTimeoutError when not acquired in time; AbortedError when `signal` aborts.
+   */
+  acquire(options?: PermitAcquireOptions): Promise<Permit> {
+    return acquirePermit(this.#ref, options);
+  }
+
+  /** One attempt, never waits and never overtakes queued waiters: a permit, or `null`. */
+  async tryAcquire(options?: Omit<PermitAcquireOptions, "waitMs">): Promise<Permit | null> {
+    const o = validateObject("options", options);
+    try {
+      return await acquirePermit(this.#ref, { ...o, waitMs: 0 });
+    } catch (error) {
+      if (error instanceof AcquireTimeoutError) return null;
+      throw error;
+    }
+  }
+
+  /** Runs `fn` while holding a permit, and releases it afterwards (also when `fn` throws). */
+  async withPermit<T>(
+    fn: (permit: Permit) => Promise<T> | T,
+    options?: PermitAcquireOptions,
+  ): Promise<T> {
+    validateFunction("fn", fn);
+    const permit = await this.acquire(options);
+    try {
+      return await fn(permit);
+    } finally {
+      await permit[Symbol.asyncDispose]();
+    }
+  }
+
+  /** Releases a permit by id (Redisson's `tryRelease`): `false` when it was released or expired. */
+  async tryRelease(permitId: string): Promise<boolean> {
+    validateName("permitId", permitId);
+    return (await releaseOnce(this.#ref, permitId, randomId())).released;
+  }
+
+  /** Permits free right now: the total minus the permits whose lease has not run out. */
+  async availablePermits(): Promise<number> {
+    return (await inspectOnce(this.#ref)).available;
+  }
+
+  async status(): Promise<PermitSemaphoreStatus> {
+    return inspectOnce(this.#ref);
+  }
+
+  /**
+   * Takes over a permit serialised by `permit.toJSON()` to extend or release it. The local deadline
+   * starts from its `expiresAt` (a wall-clock hint): call `extend()` first when clocks may differ.
+   */
+  resume(permit: SerializedPermit): Permit {
+    const p = parsePermit(permit, this.#ref.ctx.prefix, this.name);
+    const left = Math.max(0, p.expiresAt - Date.now());
+    return new HeldPermit(this.#ref, {
+      id: p.id,
+      fence: p.fence,
+      sentAt: performance.now(),
+      confirmedMs: left,
+      leaseMs: p.leaseMs,
+      keepAlive: false,
+      maxHoldMs: undefined,
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { AbortedError, QuorumError } from "../errors.ts";
+import { maskId } from "../ids.ts";
+import type { ResolvedHoldOptions } from "../multi-lock/options.ts";
+import { waitLoop } from "../wait/wait-loop.ts";
+import { attemptQuorum, releaseEverywhere, type QuorumFailure, type QuorumGrant } from "./attempt.ts";
+import { HeldQuorumLockView } from "./held-quorum-lock.ts";
+import { QuorumHold } from "./hold.ts";
+import { timeoutFor, type QuorumRef } from "./quorum-ref.ts";
+
+/**
+ * Attempts until granted or the budget ends, sleeping between attempts with the client's wait
+ * strategy (random jitter, as Redlock's retry delay). Contention ends as `null` (the caller
+ * throws `AcquireTimeoutError`); a quorum that could not be reached ends as `QuorumError`.
+ */
+export async function acquireQuorum(
+  ref: QuorumRef,
+  opts: ResolvedHoldOptions,
+): Promise<{ held: HeldQuorumLockView | null; attempts: number; waitedMs: number }> {
+  const { ctx } = ref;
+  if (opts.signal?.aborted) throw new AbortedError(`acquire quorum lock "${ref.name}"`, opts.signal.reason);
+  let last: QuorumFailure | undefined;
+  const result = await waitLoop<QuorumGrant>({
+    name: ref.name,
+    waitMs: opts.waitMs,
+    signal: opts.signal,
+    strategy: ctx.wait,
+    requestTimeoutMs: timeoutFor(ref, opts.leaseMs),
+    emit: ctx.emit,
+    attempt: async () => {
+      const outcome = await attemptQuorum(ref, opts.leaseMs);
+      if ("failed" in outcome) {
+        last = outcome.failed;
+        return { busy: { remainingLeaseMs: last.pttl, position: 0, meanHoldMs: 0, holdAgeMs: 0 } };
+      }
+      if (opts.signal?.aborted) {
+        // Granted after the caller gave up: nobody will use it.
+        await releaseEverywhere(ref, outcome.granted.token, timeoutFor(ref, opts.leaseMs));
+        throw new AbortedError(`acquire quorum lock "${ref.name}"`, opts.signal.reason);
+      }
+      return { granted: outcome.granted };
+    },
+    leave: () => undefined,
+  });
+  if (!result.granted) {
+    if (last && last.kind !== "busy") throw new QuorumError(ref.name, "acquire", last.kind, ref.majority, last.answers);
+    return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
+  }
+  const grant = result.granted;
+  const hold = new QuorumHold(ref, { ...grant, leaseMs: opts.leaseMs, keepAlive: opts.keepAlive, maxHoldMs: opts.maxHoldMs });
+  ctx.emit({
+    type: "acquired",
+    name: ref.name,
+    owner: maskId(grant.token),
+    fence: grant.fence,
+    reentrant: false,
+    waitedMs: Math.round(result.waitedMs),
+    attempts: result.attempts,
+  });
+  return { held: new HeldQuorumLockView(hold), attempts: result.attempts, waitedMs: result.waitedMs };
+}

@@ -1,0 +1,15 @@
+-- Phase 2 of a quorum grant: store the chosen fence on this database, if the acquisition still
+-- holds the lock here. Idempotent (the counter only moves up), so it needs no operation record.
+-- KEYS[1] lock hash   KEYS[2] fence counter
+-- ARGV[1] token   ARGV[2] fence chosen by the client (the largest candidate of a majority)
+-- ARGV[3] fence counter ttl ms
+-- Returns {1} stored, {0} this database no longer holds the lock for this token
+if redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then return {0} end
+local stored = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[2]) > stored then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', tonumber(ARGV[3]))
+else
+  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]))
+end
+redis.call('HSET', KEYS[1], 'f', ARGV[2])
+return {1}

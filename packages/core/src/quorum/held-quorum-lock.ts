@@ -1,0 +1,79 @@
+import { now } from "../engine/clock.ts";
+import { LockError, NotHeldError, QuorumError } from "../errors.ts";
+import { validateMs } from "../validate.ts";
+import type { QuorumHold } from "./hold.ts";
+import { checkLeaseAgainstTimeout } from "./quorum-ref.ts";
+import type { HeldQuorumLock, SerializedQuorumLease } from "./types.ts";
+
+/** A quorum grant as the caller sees it. */
+export class HeldQuorumLockView implements HeldQuorumLock {
+  readonly #hold: QuorumHold;
+  #released = false;
+
+  constructor(hold: QuorumHold) {
+    this.#hold = hold;
+  }
+
+  get name(): string {
+    return this.#hold.ref.name;
+  }
+  get fence(): number {
+    return this.#hold.fence;
+  }
+  get signal(): AbortSignal {
+    return this.#hold.lease.signal;
+  }
+  get leaseMs(): number {
+    return this.#hold.leaseMs;
+  }
+  get remainingMs(): number {
+    return this.#hold.lease.active ? Math.max(0, this.#hold.lease.deadline - now()) : 0;
+  }
+
+  async release(): Promise<void> {
+    const hold = this.#hold;
+    if (this.#released) throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldQuorumLock`);
+    this.#released = true;
+    const { outcome, answers } = await hold.releaseRound();
+    if (outcome === "ok") {
+      hold.end();
+      hold.ref.ctx.emit({ type: "released", name: this.name, fence: hold.fence, remainingCount: 0 });
+      return;
+    }
+    hold.lease.lose(outcome === "lost" ? "gone" : "release-failed");
+    hold.end();
+    if (outcome === "lost") throw new NotHeldError(this.name, `quorum lock "${this.name}" was no longer held by a majority`);
+    throw new QuorumError(this.name, "release", "unreachable", hold.ref.majority, answers);
+  }
+
+  async extend(ms: number): Promise<void> {
+    validateMs("ms", ms, { min: 1 });
+    const hold = this.#hold;
+    if (this.#released || !hold.lease.active) throw new NotHeldError(this.name);
+    checkLeaseAgainstTimeout(hold.ref, "ms", ms);
+    const { outcome, answers, startedAt } = await hold.extendRound(ms);
+    if (outcome === "lost") {
+      hold.lease.lose("gone");
+      throw new NotHeldError(this.name, `quorum lock "${this.name}" is no longer held by a majority`);
+    }
+    if (outcome === "unreachable") throw new QuorumError(this.name, "extend", "unreachable", hold.ref.majority, answers);
+    hold.leaseMs = ms;
+    hold.confirm(startedAt, ms);
+    hold.ref.ctx.emit({ type: "renewed", name: this.name, fence: hold.fence, leaseMs: ms });
+  }
+
+  toJSON(): SerializedQuorumLease {
+    return this.#hold.serialize();
+  }
+
+  /** Releases on scope exit and never throws: it must not replace the caller's own error. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#released) return;
+    try {
+      await this.release();
+    } catch (error) {
+      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
+      this.#hold.ref.ctx.emit({ type: "release-failed", name: this.name, fence: this.fence, error: err });
+    }
+  }
+}

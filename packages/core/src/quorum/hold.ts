@@ -1,0 +1,128 @@
+import { now } from "../engine/clock.ts";
+import { QuorumError, type QuorumAnswer } from "../errors.ts";
+import { LeaseState } from "../lease/lease-state.ts";
+import { releaseEverywhere } from "./attempt.ts";
+import { extend } from "./database.ts";
+import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-ref.ts";
+import type { SerializedQuorumLease } from "./types.ts";
+
+export interface QuorumHoldInit {
+  readonly token: string;
+  readonly fence: number;
+  readonly startedAt: number;
+  readonly validMs: number;
+  readonly leaseMs: number;
+  readonly keepAlive: boolean;
+  readonly maxHoldMs: number | undefined;
+}
+
+export type RoundOutcome = "ok" | "lost" | "unreachable";
+
+/**
+ * One quorum grant: its validity as a `LeaseState` (deadline = start of the round that granted or
+ * last renewed it + lease − drift, on this process' monotonic clock) and its keeper, which renews
+ * on every database and needs a majority each time.
+ */
+export class QuorumHold {
+  readonly ref: QuorumRef;
+  readonly token: string;
+  readonly fence: number;
+  readonly lease: LeaseState;
+  leaseMs: number;
+  readonly #stop = new AbortController();
+  readonly #startedAt: number;
+  readonly #maxHoldMs: number | undefined;
+
+  constructor(ref: QuorumRef, init: QuorumHoldInit) {
+    this.ref = ref;
+    this.token = init.token;
+    this.fence = init.fence;
+    this.leaseMs = init.leaseMs;
+    this.#startedAt = init.startedAt;
+    this.#maxHoldMs = init.maxHoldMs;
+    this.lease = new LeaseState(ref.name, init.startedAt, init.validMs, (error) => {
+      ref.ctx.emit({ type: "lost", name: ref.name, fence: init.fence, reason: error.reason, error });
+      this.#stop.abort();
+    });
+    if (init.keepAlive) this.#startKeeper();
+  }
+
+  /** Sets the lease on every database; `ok` only with a majority, `lost` once a majority is impossible. */
+  async extendRound(leaseMs: number): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[]; startedAt: number }> {
+    const startedAt = now();
+    const results = await round(this.ref.dbs, (db) => extend(db, this.token, leaseMs, timeoutFor(this.ref, leaseMs)));
+    const answers = results.map((r) => answerOf(r, (ok) => (ok ? "renewed" : "not-held")));
+    return { outcome: this.#tally(answers, "renewed"), answers, startedAt };
+  }
+
+  /** A renewal round that started at `startedAt` confirmed `leaseMs` on a majority. */
+  confirm(startedAt: number, leaseMs: number): void {
+    this.lease.confirm(startedAt, leaseMs - driftMs(this.ref, leaseMs));
+  }
+
+  async releaseRound(): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[] }> {
+    const answers = await releaseEverywhere(this.ref, this.token, timeoutFor(this.ref, this.leaseMs));
+    return { outcome: this.#tally(answers, "released"), answers };
+  }
+
+  /** The hold ended (released or lost): stop the keeper and the deadline. */
+  end(): void {
+    this.lease.finish();
+    this.#stop.abort();
+  }
+
+  serialize(): SerializedQuorumLease {
+    return {
+      v: 1,
+      kind: "quorum-lock",
+      name: this.ref.name,
+      prefixes: this.ref.dbs.map((db) => db.ctx.prefix),
+      token: this.token,
+      fence: this.fence,
+      leaseMs: this.leaseMs,
+      expiresAt: Date.now() + Math.max(0, this.lease.deadline - now()),
+    };
+  }
+
+  #tally(answers: readonly QuorumAnswer[], yes: QuorumAnswer["status"]): RoundOutcome {
+    const n = answers.length;
+    if (answers.filter((a) => a.status === yes).length >= this.ref.majority) return "ok";
+    // More "not held" than a majority can spare: no majority holds it any more.
+    return answers.filter((a) => a.status === "not-held").length > n - this.ref.majority ? "lost" : "unreachable";
+  }
+
+  #startKeeper(): void {
+    this.ref.ctx.keeper.keep({
+      name: this.ref.name,
+      intervalMs: Math.max(1, Math.floor(this.leaseMs / 3)),
+      signal: this.#stop.signal,
+      lease: () => this.serialize(),
+      renew: () => this.#renew(),
+    });
+  }
+
+  async #renew(): Promise<"renewed" | "stop"> {
+    if (!this.lease.active) return "stop";
+    let leaseMs = this.leaseMs;
+    if (this.#maxHoldMs !== undefined) {
+      const left = this.#startedAt + this.#maxHoldMs - now();
+      if (left <= 0) {
+        this.lease.deadlineReason = "max-hold";
+        return "stop";
+      }
+      leaseMs = Math.min(leaseMs, Math.ceil(left));
+      if (leaseMs < this.leaseMs) this.lease.deadlineReason = "max-hold";
+    }
+    const { outcome, answers, startedAt } = await this.extendRound(leaseMs);
+    if (!this.lease.active) return "stop";
+    if (outcome === "lost") {
+      this.lease.lose("gone");
+      return "stop";
+    }
+    // Too few answered: try again sooner; the deadline still ends the hold if none succeeds.
+    if (outcome === "unreachable") throw new QuorumError(this.ref.name, "extend", "unreachable", this.ref.majority, answers);
+    this.confirm(startedAt, leaseMs);
+    this.ref.ctx.emit({ type: "renewed", name: this.ref.name, fence: this.fence, leaseMs });
+    return leaseMs < this.leaseMs ? "stop" : "renewed";
+  }
+}

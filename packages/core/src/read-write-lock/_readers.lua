@@ -1,0 +1,46 @@
+-- Readers of a read-write lock: a zset reader -> lease expiry (server ms) and a hash with each
+-- reader's count (`c<owner>`) and fence (`f<owner>`). A reader lives while its expiry is in the
+-- future; both keys live exactly as long as the longest reader.
+
+-- Drop readers whose lease has run out (each once, so O(log n) amortised per reader).
+local function purge_readers(readers_key, holds_key)
+  local expired = redis.call('ZRANGEBYSCORE', readers_key, '-inf', now_ms)
+  if #expired == 0 then return end
+  for _, reader in ipairs(expired) do redis.call('HDEL', holds_key, 'c' .. reader, 'f' .. reader) end
+  redis.call('ZREMRANGEBYSCORE', readers_key, '-inf', now_ms)
+end
+
+-- Keep both keys alive until the longest reader's expiry; returns that remaining time (0: none).
+local function readers_ttl(readers_key, holds_key)
+  local last = redis.call('ZRANGE', readers_key, -1, -1, 'WITHSCORES')
+  if not last[2] then
+    redis.call('DEL', readers_key, holds_key)
+    return 0
+  end
+  local ttl = math.max(tonumber(last[2]) - now_ms, 1)
+  redis.call('PEXPIRE', readers_key, ttl)
+  redis.call('PEXPIRE', holds_key, ttl)
+  return ttl
+end
+
+-- The first queued writer that has kept its poll deadline; dead ones ahead of it are dropped.
+local function first_live_writer(queue_key, deadlines_key)
+  while true do
+    local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
+    if not head then return nil end
+    local deadline = tonumber(redis.call('ZSCORE', deadlines_key, head))
+    if deadline and deadline >= now_ms then return head end
+    redis.call('ZREM', queue_key, head)
+    redis.call('ZREM', deadlines_key, head)
+  end
+end
+
+-- Drop one reader hold level; returns what the reader has left.
+local function drop_reader_level(readers_key, holds_key, owner)
+  local count = redis.call('HINCRBY', holds_key, 'c' .. owner, -1)
+  if count > 0 then return count end
+  redis.call('ZREM', readers_key, owner)
+  redis.call('HDEL', holds_key, 'c' .. owner, 'f' .. owner)
+  readers_ttl(readers_key, holds_key)
+  return 0
+end

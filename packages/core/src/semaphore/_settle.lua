@@ -1,0 +1,46 @@
+-- Shared by every semaphore script. Waiters are `permits:waiterId` members, so one member says
+-- what it asks for. A direct grant moves the head's permits out of `a` into the grants zset
+-- (member -> claim deadline, server ms); a grant nobody claimed in time comes back here.
+local function need_of(member)
+  return tonumber(string.match(member, '^(%d+):'))
+end
+
+-- Returns the available permits after unclaimed, expired grants came back (0 when unset).
+local function reclaim(state_key, grants_key)
+  local available = tonumber(redis.call('HGET', state_key, 'a') or '0')
+  local expired = redis.call('ZRANGEBYSCORE', grants_key, '-inf', '(' .. now_ms)
+  if #expired == 0 then return available end
+  for _, member in ipairs(expired) do available = available + need_of(member) end
+  redis.call('ZREMRANGEBYSCORE', grants_key, '-inf', '(' .. now_ms)
+  if redis.call('EXISTS', state_key) == 1 then redis.call('HSET', state_key, 'a', available) end
+  return available
+end
+
+-- Strict FIFO hand-off: while the live head of the queue fits in the available permits, reserve
+-- them for it for `claim_ms` and tell it on its channel. A head asking for more than is free
+-- blocks everyone behind it, so many small requests cannot starve one large one. Waiters that
+-- missed the poll deadline they declared are dropped when they reach the head (O(log n) each).
+-- `quiet_for` is the member running this script itself: it needs no message.
+local function grant_heads(state_key, queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, quiet_for)
+  if redis.call('EXISTS', state_key) == 0 then return end
+  local available = tonumber(redis.call('HGET', state_key, 'a'))
+  local changed = false
+  while true do
+    local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
+    if not head then break end
+    local deadline = tonumber(redis.call('ZSCORE', deadlines_key, head))
+    local live = deadline and deadline >= now_ms
+    if live and need_of(head) > available then break end
+    redis.call('ZREM', queue_key, head)
+    redis.call('ZREM', deadlines_key, head)
+    if live then
+      available = available - need_of(head)
+      changed = true
+      redis.call('ZADD', grants_key, now_ms + claim_ms, head)
+      if head ~= quiet_for then
+        redis.call('PUBLISH', channel_prefix .. string.match(head, ':(.*)$'), string.format('%d,%d', need_of(head), claim_ms))
+      end
+    end
+  end
+  if changed then redis.call('HSET', state_key, 'a', available) end
+end

@@ -1,0 +1,57 @@
+import { AcquireTimeoutError } from "../errors.ts";
+import { maskId, randomId } from "../ids.ts";
+import {
+  validateInteger,
+  validateObject,
+  validateOptionalMs,
+  validateSignal,
+} from "../validate.ts";
+import { SemaphoreHoldView } from "./hold.ts";
+import { abandonOnce, acquireOnce, type SemaphoreRef } from "./ops.ts";
+import type { SemaphoreAcquireOptions, SemaphoreHold } from "./types.ts";
+import { acquireAsWaiter } from "./waiter-acquire.ts";
+
+/** Largest permit count accepted in one call; keeps every count an exact integer in Lua. */
+export const MAX_PERMITS = 1_000_000_000;
+
+/**
+ * Takes `options.permits` (all or none), waiting up to `options.waitMs` in the FIFO queue under
+ * one waiter id. Throws `AcquireTimeoutError` when the budget runs out.
+ */
+export async function acquirePermits(
+  ref: SemaphoreRef,
+  options: SemaphoreAcquireOptions | undefined,
+): Promise<SemaphoreHold> {
+  const o = validateObject("options", options) as SemaphoreAcquireOptions;
+  const permits = validateInteger("options.permits", o.permits ?? 1, 1, MAX_PERMITS);
+  const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? 0;
+  const signal = validateSignal("options.signal", o.signal);
+  const waiter = randomId();
+  const result = await acquireAsWaiter({
+    ctx: ref.ctx,
+    name: ref.name,
+    waitMs,
+    signal,
+    attempt: async ({ opId, queue, returnWithinMs }) => {
+      const p = { waiter, permits, queue, returnWithinMs, opId, signal };
+      const reply = await acquireOnce(ref, p);
+      if (reply.status === "busy") return { busy: reply.hint };
+      return reply.status === "abandoned" ? "abandoned" : { granted: true };
+    },
+    abandon: (opId) => abandonOnce(ref, waiter, permits, opId),
+  });
+  const waitedMs = Math.round(result.waitedMs);
+  if (!result.granted) throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts);
+  const { attempts } = result;
+  const owner = maskId(waiter);
+  ref.ctx.emit({
+    type: "acquired",
+    name: ref.name,
+    owner,
+    fence: 0,
+    reentrant: false,
+    waitedMs,
+    attempts,
+  });
+  return new SemaphoreHoldView(ref, permits, randomId());
+}

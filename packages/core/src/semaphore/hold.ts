@@ -1,0 +1,78 @@
+import { LockError, NotHeldError, OutcomeUnknownError, PermitsRefusedError } from "../errors.ts";
+import { changeOnce, type SemaphoreRef } from "./ops.ts";
+import type { SemaphoreHold, SerializedSemaphoreHold } from "./types.ts";
+
+/**
+ * Permits taken by one acquire. Its release carries one operation id fixed at acquisition, so a
+ * retried or repeated release (also from another invocation, via `toJSON`) applies at most once.
+ */
+export class SemaphoreHoldView implements SemaphoreHold {
+  readonly #ref: SemaphoreRef;
+  readonly permits: number;
+  readonly #releaseOp: string;
+  #state: "held" | "releasing" | "released" = "held";
+
+  constructor(ref: SemaphoreRef, permits: number, releaseOp: string) {
+    this.#ref = ref;
+    this.permits = permits;
+    this.#releaseOp = releaseOp;
+  }
+
+  get name(): string {
+    return this.#ref.name;
+  }
+
+  async release(): Promise<void> {
+    if (this.#state !== "held")
+      throw new NotHeldError(
+        this.name,
+        `these ${this.permits} permit(s) of "${this.name}" were already released`,
+      );
+    this.#state = "releasing";
+    let result;
+    try {
+      result = await changeOnce(this.#ref, "release", this.permits, this.#releaseOp);
+    } catch (error) {
+      // Unknown outcome: calling release() again repeats the same operation id, so it is safe.
+      this.#state = "held";
+      throw error;
+    }
+    this.#state = "released";
+    if (!result.applied) throw new PermitsRefusedError(this.name, "over-release", result);
+    this.#ref.ctx.emit({
+      type: "released",
+      name: this.name,
+      fence: 0,
+      remainingCount: result.available,
+    });
+  }
+
+  toJSON(): SerializedSemaphoreHold {
+    const { ctx, name } = this.#ref;
+    return {
+      v: 1,
+      kind: "semaphore",
+      prefix: ctx.prefix,
+      name,
+      permits: this.permits,
+      releaseOp: this.#releaseOp,
+    };
+  }
+
+  /** Releases on scope exit and never throws: it must not replace the caller's own error. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#state !== "held") return;
+    try {
+      await this.release();
+    } catch (error) {
+      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
+      this.#ref.ctx.emit({ type: "release-failed", name: this.name, fence: 0, error: err });
+      if (error instanceof OutcomeUnknownError) this.#retryInBackground();
+    }
+  }
+
+  /** After an unknown outcome on dispose, retry the same operation once more in the background. */
+  #retryInBackground(): void {
+    this.#ref.ctx.background(this.release());
+  }
+}

@@ -1,0 +1,118 @@
+import type { ClientContext } from "../config.ts";
+import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
+import { randomId } from "../ids.ts";
+import { semaphoreKeys } from "../keys.ts";
+import { validateFunction, validateInteger, validateObject } from "../validate.ts";
+import { acquirePermits, MAX_PERMITS } from "./acquire.ts";
+import { SemaphoreHoldView } from "./hold.ts";
+import { changeOnce, inspectOnce, type SemaphoreRef } from "./ops.ts";
+import { parseHold } from "./resume.ts";
+import type {
+  SemaphoreAcquireOptions,
+  SemaphoreHold,
+  SemaphoreStatus,
+  SerializedSemaphoreHold,
+} from "./types.ts";
+
+/**
+ * A counting semaphore (Redisson's `RSemaphore`). The server decides every grant; waiters are
+ * served strictly first-in first-out, so a request for many permits is never starved by many
+ * requests for one. Permits are not owned and have no lease (see `SemaphoreHold`).
+ * @example
+ * const sem = edgelock.semaphore("exports");
+ * await sem.trySetPermits(3);
+ * await using hold = await sem.acquire({ waitMs: 10_000 });
+ */
+export class Semaphore {
+  readonly #ref: SemaphoreRef;
+
+  /** @internal use `client.semaphore(name)` */
+  constructor(ctx: ClientContext, name: string) {
+    this.#ref = { ctx, name, keys: semaphoreKeys(ctx.prefix, name) };
+  }
+
+  get name(): string {
+    return this.#ref.name;
+  }
+
+  /** Sets the permits when the semaphore is not set yet; `false` when it already was. */
+  async trySetPermits(permits: number): Promise<boolean> {
+    validateInteger("permits", permits, 0, MAX_PERMITS);
+    return (await changeOnce(this.#ref, "trySetPermits", permits, randomId())).applied;
+  }
+
+  /**
+   * Adds `delta` permits to the configured total (and to the available count); negative removes
+   * them, and the available count may then fall below zero until holders release.
+   * @throws PermitsRefusedError when the total would fall below zero.
+   */
+  async addPermits(delta: number): Promise<void> {
+    validateInteger("delta", delta, -MAX_PERMITS, MAX_PERMITS);
+    const result = await changeOnce(this.#ref, "addPermits", delta, randomId());
+    if (!result.applied) throw new PermitsRefusedError(this.name, "negative-total", result);
+  }
+
+  /**
+   * Takes `permits`, waiting up to `waitMs` (default 0: one attempt) in the FIFO queue.
+   * @throws AcquireTimeoutError when not acquired in time; AbortedError when `signal` aborts.
+   */
+  acquire(options?: SemaphoreAcquireOptions): Promise<SemaphoreHold> {
+    return acquirePermits(this.#ref, options);
+  }
+
+  /** One attempt, never waits and never overtakes queued waiters: the hold, or `null`. */
+  async tryAcquire(
+    options?: Omit<SemaphoreAcquireOptions, "waitMs">,
+  ): Promise<SemaphoreHold | null> {
+    const o = validateObject("options", options);
+    try {
+      return await acquirePermits(this.#ref, { ...o, waitMs: 0 });
+    } catch (error) {
+      if (error instanceof AcquireTimeoutError) return null;
+      throw error;
+    }
+  }
+
+  /** Runs `fn` while holding the permits, and releases them afterwards (also when `fn` throws). */
+  async withPermits<T>(
+    fn: (hold: SemaphoreHold) => Promise<T> | T,
+    options?: SemaphoreAcquireOptions,
+  ): Promise<T> {
+    validateFunction("fn", fn);
+    const hold = await this.acquire(options);
+    try {
+      return await fn(hold);
+    } finally {
+      await hold[Symbol.asyncDispose]();
+    }
+  }
+
+  /**
+   * Gives back `permits` that were not taken through a `SemaphoreHold` (Redisson's
+   * `release(n)`: anyone may release). Exactly once per call.
+   * @throws PermitsRefusedError when it would raise the count above what was set plus added.
+   */
+  async release(permits = 1): Promise<void> {
+    validateInteger("permits", permits, 1, MAX_PERMITS);
+    const result = await changeOnce(this.#ref, "release", permits, randomId());
+    if (!result.applied) throw new PermitsRefusedError(this.name, "over-release", result);
+  }
+
+  /** Permits free right now (may be negative after `addPermits` with a negative delta). */
+  async availablePermits(): Promise<number> {
+    return (await inspectOnce(this.#ref)).available;
+  }
+
+  /** Available and total permits, and the number of queued waiters. */
+  status(): Promise<SemaphoreStatus> {
+    return inspectOnce(this.#ref);
+  }
+
+  /** A hold serialised by `hold.toJSON()`, so another invocation can release it exactly once. */
+  resume(hold: SerializedSemaphoreHold): SemaphoreHold {
+    const h = parseHold(hold, this.#ref.ctx.prefix, this.name);
+    return new SemaphoreHoldView(this.#ref, h.permits, h.releaseOp);
+  }
+}
+
+export { MAX_PERMITS };

@@ -1,0 +1,22 @@
+-- Set the semaphore's permits when it is not set yet (Redisson's trySetPermits), then serve any
+-- waiters that queued before it existed.
+-- KEYS[1] state hash   KEYS[2] waiter queue   KEYS[3] waiter deadlines   KEYS[4] direct grants
+-- KEYS[5] this operation's record
+-- ARGV[1] permits   ARGV[2] operation record ttl ms   ARGV[3] claim window ms   ARGV[4] grant channel prefix
+-- Returns {status, available, total}: 1 set, 0 already set (nothing changed)
+-- @include ../common/now.lua
+-- @include ../common/op-record.lua
+-- @include _settle.lua
+local state_key, queue_key, deadlines_key, grants_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local permits, op_ttl, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+
+local previous = op_get(op_key)
+if previous and previous ~= 'x' then return previous end
+
+if redis.call('EXISTS', state_key) == 1 then
+  local available = reclaim(state_key, grants_key)
+  return op_put(op_key, {0, available, tonumber(redis.call('HGET', state_key, 't'))}, op_ttl)
+end
+redis.call('HSET', state_key, 'a', permits, 't', permits)
+grant_heads(state_key, queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil)
+return op_put(op_key, {1, tonumber(redis.call('HGET', state_key, 'a')), permits}, op_ttl)

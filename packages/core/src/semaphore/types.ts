@@ -1,0 +1,48 @@
+/** Options of `semaphore.acquire()`. Times are integer milliseconds. */
+export interface SemaphoreAcquireOptions {
+  /** How many permits to take at once (all or none). @default 1 */
+  readonly permits?: number;
+  /** How long to wait for them; 0 tries once and never queues. @default 0 */
+  readonly waitMs?: number;
+  /** Cancels the wait at once (the error's `cause` is the signal's reason). */
+  readonly signal?: AbortSignal;
+}
+
+/** A serialised `SemaphoreHold`, so another invocation can release it exactly once. */
+export interface SerializedSemaphoreHold {
+  readonly v: 1;
+  readonly kind: "semaphore";
+  readonly prefix: string;
+  readonly name: string;
+  readonly permits: number;
+  /** The operation id of this hold's release: the same id makes a repeated release a no-op. */
+  readonly releaseOp: string;
+}
+
+/**
+ * Permits taken from a `Semaphore`. Like Redisson's `RSemaphore` the permits are not owned and
+ * have no lease: if the holder dies without releasing, they are gone until someone calls
+ * `semaphore.release()` or `addPermits()`. Use `PermitExpirableSemaphore` for leased permits.
+ */
+export interface SemaphoreHold extends AsyncDisposable {
+  readonly name: string;
+  readonly permits: number;
+  /**
+   * Gives the permits back, exactly once: calling it again after an `OutcomeUnknownError` retries
+   * the same operation (never releases twice). Throws `NotHeldError` after a successful release,
+   * `PermitsRefusedError` when someone else already released these permits.
+   */
+  release(): Promise<void>;
+  toJSON(): SerializedSemaphoreHold;
+}
+
+/** What the server holds for one semaphore. */
+export interface SemaphoreStatus {
+  /** False until `trySetPermits` or `addPermits` created it. */
+  readonly set: boolean;
+  readonly available: number;
+  /** What was set plus what was added: the ceiling for releases. */
+  readonly total: number;
+  /** Waiters in the queue (some may be dead and not yet evicted). */
+  readonly waiters: number;
+}

@@ -1,0 +1,78 @@
+import type { WaitHint, WaitStrategy } from "./strategy.ts";
+
+export interface JustInTimeOptions {
+  /** Longest sleep; a queued waiter promises the server to poll again within it. @default 2_000 */
+  readonly maxMs?: number;
+  /** Bound of the first sleep while the server knows nothing yet (then doubling, full jitter). @default 20 */
+  readonly baseMs?: number;
+}
+
+export const DEFAULT_JUST_IN_TIME = Object.freeze({ maxMs: 2_000, baseMs: 20 });
+
+/**
+ * The default strategy: poll when the server's hints say the lock will be ours, not on a timer.
+ * The release hands the lock straight to the queue head, so a head whose poll reaches the server
+ * just after the release already owns the lock: the hand-off then costs one round trip, as with
+ * push. Each waiter aims its next poll at the server time it expects its grant — its position
+ * times the mean hold, minus the current hold's age — and sends it one round trip early. The
+ * aim is set a little late, by how irregular holds are, because an early poll costs a whole round
+ * trip of idle lock while a late one costs only its lateness. With a live push stream the poll
+ * is only a safety net, sent just inside the claim window.
+ */
+export function justInTimeStrategy(options: JustInTimeOptions = {}): WaitStrategy {
+  const { maxMs, baseMs } = { ...DEFAULT_JUST_IN_TIME, ...options };
+  return {
+    name: "just-in-time",
+    maxDelayMs: maxMs,
+    nextDelay(h) {
+      const cap = Math.min(maxMs, claimCap(h));
+      if (h.pushed) return cap;
+      if (h.position <= 0 || h.meanHoldMs <= 0) return Math.min(cap, Math.random() * baseMs * 2 ** Math.min(h.attempt - 1, 16));
+      return Math.min(cap, Math.max(0, pollDelay(h)));
+    },
+  };
+}
+
+/** A waiter that may be granted must poll before its grant lapses unclaimed. */
+function claimCap(h: WaitHint): number {
+  if (h.claimWindowMs === undefined) return Infinity;
+  return Math.max(1, h.claimWindowMs - 2 * (h.rttMs ?? 0) - 20);
+}
+
+function pollDelay(h: WaitHint): number {
+  const rtt = h.rttMs ?? 0;
+  const m = h.meanHoldMs;
+  // σ of one hold, from its mean absolute deviation; never below what timers and the network
+  // add to even the most regular hold (a millisecond, and a little of each round trip).
+  const spread = Math.max(1.25 * (h.holdDevMs ?? m / 4), 1 + rtt / 20);
+  // Server ms until the expected grant: the rest of the current hold, then one hand-off cycle
+  // per waiter ahead. A cycle is counted as no longer than a hold plus the lateness a well-aimed
+  // claim has: a measured cycle inflated by late claims would make this waiter late too, and the
+  // lateness would feed on itself. Counting short costs a poll at worst.
+  const cycle = Math.min(h.meanCycleMs ?? m, m + lateBias(spread, rtt) + 1);
+  const toGrant = m - h.holdAgeMs + (h.position - 1) * cycle;
+  if (h.position === 1) {
+    // Overdue: the release may come any moment; poll at a pace set by how irregular holds are,
+    // slowing down as the hold outlasts the mean (a stuck holder should not cost a poll per trip).
+    if (toGrant <= 0) return Math.max(spread, -toGrant / 2) - rtt;
+    return toGrant - rtt + lateBias(spread, rtt);
+  }
+  // Regular holds: aim straight at the grant, saving a poll. Irregular ones: arrive just after
+  // becoming head, and let that reply's fresh hold age time the claiming poll.
+  const spreadHere = spread * Math.sqrt(h.position);
+  if (process.env["NODIRECT"] === undefined && spreadHere <= rtt / 4) return toGrant - rtt + lateBias(spreadHere, rtt);
+  const alpha = Number(process.env["ALPHA"] ?? 1);
+  const beta = Number(process.env["BETA"] ?? 1);
+  const toHead = toGrant - alpha * cycle;
+  return toHead - rtt + beta * lateBias(spread * Math.sqrt(h.position - 1), rtt);
+}
+
+/**
+ * How late to aim. Arriving early by less than a round trip costs the rest of that round trip;
+ * arriving late costs the lateness. For a spread σ the balance lies near σ·ln(rtt/σ).
+ */
+function lateBias(spread: number, rtt: number): number {
+  const gamma = Number(process.env["GAMMA"] ?? 0);
+  if (spread <= 0 || rtt <= spread) return -gamma * spread;
+  return spread * 0.8 * Math.log(rtt / spread) - gamma * spread;
+}

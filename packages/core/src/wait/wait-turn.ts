@@ -1,0 +1,82 @@
+import { now } from "../engine/clock.ts";
+import { sleep } from "../engine/sleep.ts";
+import type { PushStream } from "./push-stream.ts";
+import type { WaitHint } from "./strategy.ts";
+import type { ServerHint, WaitLoopParams } from "./wait-loop.ts";
+
+/** What the waiter knew when a grant message came: no grant it announces can be older. */
+export interface WakeContext {
+  /** Monotonic ms when the last busy attempt was sent: the grant happened after it. */
+  readonly sentAt: number;
+  /** That attempt's answer (its `serverMs`, when given, tells a stale grant from a new one). */
+  readonly hint: ServerHint;
+  /** Measured round trip, ms. */
+  readonly rttMs: number;
+}
+
+/** `granted`: the message itself made the acquisition; `attempt`: ask at once; `stale`: keep waiting. */
+export type WakeAction<T> = { readonly granted: T } | "attempt" | "stale";
+
+export interface WakeParams<T> {
+  /** The channel on which the server announces a direct grant to this waiter. */
+  readonly channel: string;
+  /** The backend's push (`Backend.subscribe`). */
+  readonly subscribe: (channel: string, signal: AbortSignal) => AsyncIterable<string>;
+  /** What a message means; absent: attempt at once (one request claims the grant). */
+  readonly onMessage?: (payload: string, since: WakeContext) => WakeAction<T>;
+}
+
+export interface Turn<T> {
+  readonly params: WaitLoopParams<T>;
+  readonly start: number;
+  readonly attempt: number;
+  readonly busy: ServerHint;
+  readonly sentAt: number;
+  readonly replyAt: number;
+  readonly rttMs: number;
+  readonly stream: PushStream | undefined;
+}
+
+/**
+ * Waits between two attempts: until the strategy's delay (measured from the reply), a grant
+ * message, or the caller's abort. The plan is redrawn when the push stream goes live or breaks.
+ * Resolves `{ granted }` when a message completed the acquisition, `undefined` to attempt again.
+ */
+export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T } | undefined> {
+  const { params, stream } = turn;
+  const what = `acquire "${params.name}"`;
+  for (let first = true; ; first = false) {
+    const delay = plannedDelay(turn);
+    if (first) {
+      const { position, remainingLeaseMs } = turn.busy;
+      params.emit({ type: "waited", name: params.name, attempt: turn.attempt, sleepMs: delay, position, remainingLeaseMs });
+    }
+    if (stream === undefined || stream.closed) {
+      await sleep(delay, params.signal, what);
+      return undefined;
+    }
+    const event = await stream.next(delay, params.signal, what);
+    if (event.type === "timeout") return undefined;
+    if (event.type !== "message") continue;
+    const action = params.wake?.onMessage?.(event.payload, { sentAt: turn.sentAt, hint: turn.busy, rttMs: turn.rttMs }) ?? "attempt";
+    if (action === "attempt") return undefined;
+    if (action !== "stale") return action;
+  }
+}
+
+/** The strategy's delay from the reply, capped by the holder's remaining lease and the budget. */
+function plannedDelay<T>(turn: Turn<T>): number {
+  const { params, busy } = turn;
+  const left = params.waitMs - (turn.replyAt - turn.start);
+  const hint: WaitHint = {
+    ...busy,
+    attempt: turn.attempt,
+    budgetMs: left,
+    rttMs: turn.rttMs,
+    pushed: turn.stream?.live === true,
+    ...(params.claimWindowMs === undefined ? {} : { claimWindowMs: params.claimWindowMs }),
+  };
+  const wanted = params.strategy.nextDelay(hint);
+  const cap = Math.min(left, busy.remainingLeaseMs > 0 ? busy.remainingLeaseMs : left);
+  return Math.max(0, Math.min(wanted, cap) - (now() - turn.replyAt));
+}

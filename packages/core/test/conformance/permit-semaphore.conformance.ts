@@ -1,0 +1,279 @@
+import { keyPrefix } from "@edgelock/testkit";
+import { describe, expect, it, vi } from "vitest";
+import {
+  AbortedError,
+  AcquireTimeoutError,
+  InvalidArgumentError,
+  LeaseLostError,
+  NotHeldError,
+  type ClientOptions,
+  type Permit,
+} from "../../src/index.ts";
+import { permitSemaphoreKeys } from "../../src/keys.ts";
+import {
+  acquireOnce,
+  releaseOnce,
+  type PermitSemaphoreRef,
+} from "../../src/permit-semaphore/ops.ts";
+import { aborted, delay, eventsOf, makeTestClient, type TestClient } from "../support.ts";
+
+export interface PermitSemaphoreConformanceTarget {
+  readonly name: string;
+  makeRedis(): unknown | Promise<unknown>;
+}
+
+function refOf(t: TestClient, name: string): PermitSemaphoreRef {
+  const ctx = t.client.context;
+  return { ctx, name, keys: permitSemaphoreKeys(ctx.prefix, name) };
+}
+
+/** The PermitExpirableSemaphore's behaviour, identical on every backend. */
+export function runPermitSemaphoreConformance(target: PermitSemaphoreConformanceTarget): void {
+  describe(`PermitExpirableSemaphore conformance: ${target.name}`, () => {
+    const make = async (options: Omit<ClientOptions, "redis"> = {}) =>
+      makeTestClient(await target.makeRedis(), { prefix: keyPrefix(), ...options });
+
+    it("each permit has its own id and an increasing fence; release frees it", async () => {
+      const { client } = await make();
+      const sem = client.permitExpirableSemaphore("basic");
+      expect(await sem.trySetPermits(2)).toBe(true);
+      expect(await sem.trySetPermits(3)).toBe(false);
+      const a = await sem.acquire({ leaseMs: 10_000 });
+      const b = await sem.acquire({ leaseMs: 10_000 });
+      expect(a.id).not.toBe(b.id);
+      expect(b.fence).toBeGreaterThan(a.fence);
+      expect(await sem.tryAcquire()).toBeNull();
+      expect(await sem.status()).toMatchObject({ set: true, available: 0, total: 2, live: 2 });
+      await a.release();
+      await expect(a.release()).rejects.toBeInstanceOf(NotHeldError);
+      expect(await sem.availablePermits()).toBe(1);
+      expect(await sem.tryRelease(b.id)).toBe(true);
+      expect(await sem.tryRelease(b.id)).toBe(false);
+      await expect(b.release()).rejects.toBeInstanceOf(NotHeldError);
+      expect(await sem.availablePermits()).toBe(2);
+    });
+
+    it("a fixed lease runs out by the server's clock: the permit returns to the pool and its signal aborts", async () => {
+      const { client, events } = await make();
+      const sem = client.permitExpirableSemaphore("expire");
+      await sem.trySetPermits(1);
+      const permit = await sem.acquire({ leaseMs: 200 });
+      const reason = await aborted(permit.signal, 3_000);
+      expect(reason).toBeInstanceOf(LeaseLostError);
+      expect((reason as LeaseLostError).reason).toBe("deadline");
+      await delay(20);
+      expect(await sem.availablePermits()).toBe(1);
+      const next = await sem.acquire({ leaseMs: 10_000 });
+      expect(next.fence).toBeGreaterThan(permit.fence);
+      await expect(permit.release()).rejects.toBeInstanceOf(NotHeldError);
+      expect(eventsOf(events, "renewed")).toHaveLength(0);
+      await next.release();
+    });
+
+    it("expiry follows the server's clock only: a client wall clock far ahead changes nothing", async () => {
+      const { client } = await make();
+      const sem = client.permitExpirableSemaphore("skew");
+      await sem.trySetPermits(1);
+      const permit = await sem.acquire({ leaseMs: 10_000 });
+      const spy = vi.spyOn(Date, "now").mockReturnValue(Date.now() + 3_600_000);
+      try {
+        expect(await sem.tryAcquire({ leaseMs: 10_000 })).toBeNull();
+        expect(await sem.status()).toMatchObject({ available: 0, live: 1 });
+      } finally {
+        spy.mockRestore();
+      }
+      await permit.release();
+    });
+
+    it("a waiter gets the permit of a holder that died (its lease ran out)", async () => {
+      const { client } = await make();
+      const sem = client.permitExpirableSemaphore("dead-holder");
+      await sem.trySetPermits(1);
+      await sem.acquire({ leaseMs: 300 }); // never released: the holder "died"
+      const permit = await sem.acquire({ waitMs: 10_000, leaseMs: 10_000 });
+      expect(permit.signal.aborted).toBe(false);
+      await permit.release();
+    });
+
+    it("the keeper renews a permit without leaseMs past several leases and stops at release", async () => {
+      const { client, events } = await make({ leaseMs: 300 });
+      const sem = client.permitExpirableSemaphore("kept");
+      await sem.trySetPermits(1);
+      const permit = await sem.acquire();
+      await delay(1_000);
+      expect(permit.signal.aborted).toBe(false);
+      expect(await sem.availablePermits()).toBe(0);
+      expect(eventsOf(events, "renewed").length).toBeGreaterThanOrEqual(3);
+      await permit.release();
+      const renewals = eventsOf(events, "renewed").length;
+      await delay(400);
+      expect(eventsOf(events, "renewed").length).toBe(renewals);
+      expect(permit.signal.aborted).toBe(false);
+    });
+
+    it("the keeper stops at maxHoldMs and the permit ends with reason max-hold", async () => {
+      const { client } = await make({ leaseMs: 300 });
+      const sem = client.permitExpirableSemaphore("max-hold");
+      await sem.trySetPermits(1);
+      const permit = await sem.acquire({ maxHoldMs: 500 });
+      const reason = (await aborted(permit.signal, 3_000)) as LeaseLostError;
+      expect(reason.reason).toBe("max-hold");
+      await delay(50);
+      expect(await sem.availablePermits()).toBe(1);
+    });
+
+    it("a permit released behind the holder's back is reported lost at the next renewal", async () => {
+      const { client } = await make({ leaseMs: 300 });
+      const sem = client.permitExpirableSemaphore("stolen");
+      await sem.trySetPermits(1);
+      const permit = await sem.acquire();
+      expect(await sem.tryRelease(permit.id)).toBe(true);
+      const reason = (await aborted(permit.signal, 2_000)) as LeaseLostError;
+      expect(reason.reason).toBe("gone");
+      await expect(permit.extend(1_000)).rejects.toBeInstanceOf(NotHeldError);
+    });
+
+    it("extend sets the remaining lease and moves the local deadline", async () => {
+      const { client } = await make();
+      const sem = client.permitExpirableSemaphore("extend");
+      await sem.trySetPermits(1);
+      const permit = await sem.acquire({ leaseMs: 200 });
+      await permit.extend(5_000);
+      await delay(300);
+      expect(permit.signal.aborted).toBe(false);
+      expect(await sem.availablePermits()).toBe(0);
+      await permit.release();
+    });
+
+    it("toJSON/resume hands a permit to another client that can extend and release it", async () => {
+      const first = await make();
+      const sem = first.client.permitExpirableSemaphore("handoff");
+      await sem.trySetPermits(1);
+      const permit = await sem.acquire({ leaseMs: 5_000 });
+      const json = JSON.parse(JSON.stringify(permit)) as ReturnType<Permit["toJSON"]>;
+      const second = makeTestClient(await target.makeRedis(), { prefix: json.prefix });
+      const resumed = second.client.permitExpirableSemaphore("handoff").resume(json);
+      expect(resumed.id).toBe(permit.id);
+      expect(resumed.fence).toBe(permit.fence);
+      await resumed.extend(8_000);
+      await resumed.release();
+      expect(await sem.availablePermits()).toBe(1);
+      expect(() => second.client.permitExpirableSemaphore("other").resume(json)).toThrow(
+        /permit\.name/,
+      );
+    });
+
+    it("exactly once: a replayed acquire returns the same permit; a replayed release frees one", async () => {
+      const t = await make();
+      const sem = t.client.permitExpirableSemaphore("replay");
+      const ref = refOf(t, "replay");
+      await sem.trySetPermits(2);
+      const take = {
+        waiter: "w1",
+        leaseMs: 10_000,
+        queue: false,
+        returnWithinMs: 1_000,
+        opId: "op-take",
+      };
+      const first = await acquireOnce(ref, take);
+      const again = await acquireOnce(ref, take);
+      expect(first.reply).toEqual(again.reply);
+      expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
+      const held = await sem.acquire({ leaseMs: 10_000 });
+      expect((await releaseOnce(ref, "w1", "op-free")).released).toBe(true);
+      expect((await releaseOnce(ref, "w1", "op-free")).released).toBe(true); // recorded answer, no second release
+      expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
+      await held.release();
+    });
+
+    it("uncontended acquire and release cost one request each", async () => {
+      const { client, requests } = await make();
+      const sem = client.permitExpirableSemaphore("cost");
+      await sem.trySetPermits(1);
+      await (await sem.acquire({ leaseMs: 5_000 })).release(); // scripts loaded
+      let before = requests.total;
+      const permit = await sem.acquire({ leaseMs: 5_000 });
+      expect(requests.total - before).toBe(1);
+      before = requests.total;
+      await permit.release();
+      expect(requests.total - before).toBe(1);
+    });
+
+    it("waiters are served first-in first-out, and abort leaves the queue", async () => {
+      const { client } = await make();
+      const sem = client.permitExpirableSemaphore("fifo");
+      await sem.trySetPermits(1);
+      const holder = await sem.acquire({ leaseMs: 10_000 });
+      const order: number[] = [];
+      const controller = new AbortController();
+      const quitter = sem
+        .acquire({ waitMs: 10_000, signal: controller.signal })
+        .catch((e: unknown) => e);
+      const waiters: Promise<void>[] = [];
+      for (const i of [0, 1, 2]) {
+        waiters.push(
+          (async () => {
+            const permit = await sem.acquire({ waitMs: 15_000, leaseMs: 10_000 });
+            order.push(i);
+            await delay(5);
+            await permit.release();
+          })(),
+        );
+        // the next waiter starts only once this one is queued, so arrival order is known
+        while ((await sem.status()).waiters < i + 2) await delay(10);
+      }
+      controller.abort(new Error("gave up"));
+      expect(await quitter).toBeInstanceOf(AbortedError);
+      await holder.release();
+      await Promise.all(waiters);
+      expect(order).toEqual([0, 1, 2]);
+      await client.settled();
+      expect(await sem.status()).toMatchObject({ available: 1, live: 0, waiters: 0 });
+    });
+
+    it("10 workers over 2 permits: never more than 2 holders, fences unique", async () => {
+      const { client } = await make();
+      const sem = client.permitExpirableSemaphore("crowd");
+      await sem.trySetPermits(2);
+      let holders = 0;
+      let maxHolders = 0;
+      const fences = new Set<number>();
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          sem.withPermit(
+            async (permit) => {
+              maxHolders = Math.max(maxHolders, ++holders);
+              fences.add(permit.fence);
+              await delay(10);
+              holders--;
+            },
+            { waitMs: 20_000, leaseMs: 10_000 },
+          ),
+        ),
+      );
+      expect(maxHolders).toBeLessThanOrEqual(2);
+      expect(fences.size).toBe(10);
+      expect(await sem.availablePermits()).toBe(2);
+    });
+
+    it("times out with AcquireTimeoutError; validates arguments before any request", async () => {
+      const { client, requests } = await make();
+      const sem = client.permitExpirableSemaphore("valid");
+      await expect(sem.acquire({ leaseMs: 0 })).rejects.toThrow(/options\.leaseMs/);
+      await expect(sem.acquire({ waitMs: 1.5 })).rejects.toThrow(/options\.waitMs/);
+      await expect(sem.tryAcquire({ maxHoldMs: -1 })).rejects.toThrow(/options\.maxHoldMs/);
+      await expect(sem.trySetPermits(-2)).rejects.toThrow(/permits/);
+      await expect(sem.tryRelease("")).rejects.toThrow(/permitId/);
+      expect(() => sem.resume({ v: 1, kind: "lock" } as never)).toThrow(InvalidArgumentError);
+      expect(requests.total).toBe(0);
+      await sem.trySetPermits(0);
+      expect(await sem.acquire({ waitMs: 100 }).catch((e: unknown) => e)).toBeInstanceOf(
+        AcquireTimeoutError,
+      );
+      await sem.addPermits(1);
+      const permit = await sem.acquire({ leaseMs: 5_000 });
+      await expect(permit.extend(0)).rejects.toThrow(/ms/);
+      await permit.release();
+    });
+  });
+}

@@ -1,0 +1,111 @@
+import { Redis } from "@upstash/redis";
+import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { fairLockOps } from "../src/fair-lock/ops.ts";
+import { randomId } from "../src/ids.ts";
+import { resolveBackend } from "../src/index.ts";
+import { fairLockKeys } from "../src/keys.ts";
+import type { LockRef } from "../src/lock/ops.ts";
+import { FairLockModel } from "./model/fair-lock-model.ts";
+import { makeTestClient } from "./support.ts";
+
+afterAll(closeAll);
+
+// Drives the fair lock's scripts (one attempt at a time, as the acquire loop does) from several
+// owners and compares every answer with the model. Time never passes: deadlines and leases are a
+// minute long, and a missed deadline or an expired lease is an explicit step.
+const OWNERS = 3;
+const LONG = 60_000;
+type Op =
+  | { kind: "acquire"; owner: number; queue: boolean }
+  | { kind: "release" | "extend" | "die" | "leave"; owner: number }
+  | { kind: "expire" | "inspect" };
+
+const owner = fc.integer({ min: 0, max: OWNERS - 1 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("acquire" as const), owner, queue: fc.nat(3).map((n) => n > 0) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("release" as const), owner }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("extend" as const), owner }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("die" as const), owner }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("leave" as const), owner }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "expire" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "inspect" as const }) },
+);
+
+async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
+  const prefix = keyPrefix();
+  const { client } = makeTestClient(redis, { prefix });
+  const raw = resolveBackend(redis);
+  const command = (...args: (string | number)[]) => raw.command(args, AbortSignal.timeout(5_000));
+  const keys = fairLockKeys(prefix, "prop");
+  const refs: LockRef[] = Array.from({ length: OWNERS }, (_, i) => ({ ctx: client.context, name: "prop", owner: `owner-${i}`, keys, ops: fairLockOps }));
+  const model = new FairLockModel();
+  const fenceOf = new Map<number, number>();
+  const known = new Map<number, { grant: number; fence: number }>();
+  let maxFence = 0;
+  for (const [step, op] of ops.entries()) {
+    const at = `step ${step}: ${JSON.stringify(op)}`;
+    if (op.kind === "acquire") {
+      const expected = model.acquire(op.owner, op.queue);
+      const { reply } = await fairLockOps.acquire(refs[op.owner]!, { leaseMs: LONG, queue: op.queue, returnWithinMs: LONG, opId: randomId() });
+      if (reply.status === "busy") {
+        expect(expected.answer, at).toBe("busy");
+        expect(reply.hint.position, at).toBe(expected.position);
+        continue;
+      }
+      expect(reply.status, at).toBe(expected.answer);
+      if (reply.status === "abandoned") continue;
+      const grant = model.holder!.grant;
+      if (reply.status === "granted" && !fenceOf.has(grant)) {
+        expect(reply.fence, at).toBeGreaterThan(maxFence);
+        fenceOf.set(grant, reply.fence);
+        maxFence = reply.fence;
+      }
+      expect(reply.fence, at).toBe(fenceOf.get(grant));
+      known.set(op.owner, { grant, fence: reply.fence });
+    } else if (op.kind === "release" || op.kind === "extend") {
+      const k = known.get(op.owner);
+      if (!k) continue;
+      if (op.kind === "release") {
+        const expected = model.release(op.owner, k.grant);
+        const real = await fairLockOps.release(refs[op.owner]!, k.fence, randomId());
+        expect(real.released ? "released" : "not-held", at).toBe(expected);
+      } else {
+        const expected = model.extend(op.owner, k.grant);
+        const real = await fairLockOps.extend(refs[op.owner]!, k.fence, LONG);
+        expect(real.renewed ? "extended" : "not-held", at).toBe(expected);
+      }
+    } else if (op.kind === "die") {
+      model.die(op.owner);
+      await command("ZADD", keys.queueDeadlines, "XX", 0, `owner-${op.owner}`);
+    } else if (op.kind === "leave") {
+      model.leave(op.owner);
+      await fairLockOps.abandon(refs[op.owner]!, randomId());
+    } else if (op.kind === "expire") {
+      model.expire();
+      await command("DEL", keys.lock);
+    } else {
+      for (let i = 0; i < OWNERS; i++) {
+        const info = await fairLockOps.inspect(refs[i]!);
+        expect(info.mine, `${at} holdCount of ${i}`).toBe(model.holdCount(i));
+        expect(info.locked, at).toBe(model.holder !== null);
+        expect(info.waiters, at).toBe(model.liveWaiters());
+      }
+    }
+  }
+}
+
+describe("FairLock scripts against the reference model (fast-check)", () => {
+  it("TCP: random attempts, releases, deaths, departures and expiries from 3 owners", async () => {
+    const redis = await makeNodeRedis(harness().redisUrl);
+    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), (ops) => runSequence(redis, ops)), { numRuns: 200 });
+  });
+
+  it("REST: the same property through @upstash/redis and the rest-server", async () => {
+    const env = harness();
+    const redis = new Redis({ url: env.restUrl, token: env.restToken });
+    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) => runSequence(redis, ops)), { numRuns: 30 });
+  });
+});
+

@@ -1,0 +1,105 @@
+import { Redis } from "@upstash/redis";
+import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { NotHeldError } from "../src/index.ts";
+import { lockKeys } from "../src/keys.ts";
+import { MultiLockModel } from "./model/multi-lock-model.ts";
+import { makeTestClient } from "./support.ts";
+
+afterAll(closeAll);
+
+const OWNERS = 3;
+// Two names alone, two sharing a tag: the attempts mix the Lock's scripts and the multi-key ones.
+const NAMES = ["a", "b", "{t}:c", "{t}:d"] as const;
+const owners = Array.from({ length: OWNERS }, (_, i) => `prop-owner-${i}-0123456789`);
+
+type Op =
+  | { kind: "multi"; owner: number; names: string[] }
+  | { kind: "lock"; owner: number; name: string }
+  | { kind: "release" | "extend"; pick: number }
+  | { kind: "expire"; name: string }
+  | { kind: "inspect" };
+
+const nameArb = fc.constantFrom(...NAMES);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("multi" as const), owner: fc.nat(OWNERS - 1), names: fc.uniqueArray(nameArb, { minLength: 1, maxLength: 4 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("lock" as const), owner: fc.nat(OWNERS - 1), name: nameArb }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("release" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("extend" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("expire" as const), name: nameArb }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "inspect" as const }) },
+);
+
+interface RealHold {
+  fenceOf(name: string): number;
+  release(): Promise<void>;
+  extend(ms: number): Promise<void>;
+}
+
+async function runSequence(redis: unknown, del: (key: string) => Promise<unknown>, ops: Op[]): Promise<void> {
+  const prefix = keyPrefix();
+  const { client } = makeTestClient(redis, { prefix });
+  const model = new MultiLockModel();
+  const real: RealHold[] = [];
+  const lastFence = new Map<string, number>();
+  const grant = async (owner: number, names: string[], take: () => Promise<RealHold | null>) => {
+    const expected = model.tryAcquire(owner, names);
+    const held = await take();
+    expect(held === null ? "busy" : "granted", `${names.join(",")} by ${owner}`).toBe(expected.result);
+    if (!held || expected.result !== "granted") return;
+    for (const name of names) {
+      const fence = held.fenceOf(name);
+      if (expected.fresh.has(name)) expect(fence, `new fence of ${name}`).toBeGreaterThan(lastFence.get(name) ?? 0);
+      else expect(fence, `re-entered fence of ${name}`).toBe(lastFence.get(name));
+      lastFence.set(name, fence);
+    }
+    real.push(held);
+  };
+  for (const op of ops) {
+    if (op.kind === "multi") {
+      await grant(op.owner, op.names, () => client.multiLock(op.names, { owner: owners[op.owner]! }).tryAcquire({ leaseMs: 60_000 }));
+    } else if (op.kind === "lock") {
+      await grant(op.owner, [op.name], async () => {
+        const held = await client.lock(op.name, { owner: owners[op.owner]! }).tryAcquire({ leaseMs: 60_000 });
+        return held && { fenceOf: () => held.fence, release: () => held.release(), extend: (ms) => held.extend(ms) };
+      });
+    } else if ((op.kind === "release" || op.kind === "extend") && real.length > 0) {
+      const index = op.pick % real.length;
+      const hold = model.holds[index]!;
+      const expected = op.kind === "release" ? model.release(hold) : model.extend(hold);
+      const action = op.kind === "release" ? real[index]!.release() : real[index]!.extend(60_000);
+      const outcome = await action.then(() => "ok", (e: unknown) => (e instanceof NotHeldError ? "not-held" : e));
+      expect(outcome, `${op.kind} of hold ${index}`).toBe(expected === "not-held" ? "not-held" : "ok");
+    } else if (op.kind === "expire") {
+      model.expire(op.name);
+      await del(lockKeys(prefix, op.name).lock);
+    } else if (op.kind === "inspect") {
+      for (const name of NAMES) {
+        for (let owner = 0; owner < OWNERS; owner++) {
+          expect(await client.lock(name, { owner: owners[owner]! }).holdCount(), `holdCount(${name}, ${owner})`).toBe(model.holdCount(owner, name));
+        }
+      }
+    }
+  }
+  for (const name of NAMES) expect(await client.lock(name).isLocked(), `${name} locked at the end`).toBe(model.locks.has(name));
+}
+
+describe("MultiLock against its reference model (fast-check)", () => {
+  it("TCP: random multi/plain acquires, releases, extends and expiries from 3 owners", async () => {
+    const redis = await makeNodeRedis(harness().redisUrl);
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 35 }), (ops) => runSequence(redis, (k) => redis.del(k), ops)),
+      { numRuns: 30 },
+    );
+  });
+
+  it("REST: the same property through @upstash/redis and the rest-server", async () => {
+    const env = harness();
+    const redis = new Redis({ url: env.restUrl, token: env.restToken });
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 25 }), (ops) => runSequence(redis, (k) => redis.del(k), ops)),
+      { numRuns: 10 },
+    );
+  });
+});

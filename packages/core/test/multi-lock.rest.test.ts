@@ -1,0 +1,12 @@
+import { Redis } from "@upstash/redis";
+import { harness } from "@edgelock/testkit";
+import { runMultiLockConformance } from "./conformance/multi-lock.conformance.ts";
+
+// REST: the real @upstash/redis client, pointed at the rest-server (or Upstash when configured).
+runMultiLockConformance({
+  name: "REST (@upstash/redis → rest-server)",
+  makeRedis: () => {
+    const env = harness();
+    return new Redis({ url: env.restUrl, token: env.restToken });
+  },
+});

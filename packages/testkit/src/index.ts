@@ -1,0 +1,30 @@
+export { BACKENDS, type TestBackend, type TestBackendName } from "./backends.ts";
+export { cleanupPrefix } from "./cleanup-prefix.ts";
+export {
+  FaultControlError,
+  IntervalOverlapError,
+  RedisStartError,
+  TestkitError,
+  type TestkitErrorCode,
+} from "./errors.ts";
+export { FaultControl } from "./fault-control.ts";
+export type { FaultRule, ServerStats } from "@edgelock/rest-server";
+export { freePort } from "./free-port.ts";
+export { harness } from "./harness.ts";
+export type { HarnessEnv } from "./harness-env.ts";
+export {
+  IntervalRecorder,
+  type Interval,
+  type Overlap,
+  type Section,
+} from "./interval-recorder.ts";
+export { keyPrefix } from "./key-prefix.ts";
+export { makeUpstash, type MakeUpstashOptions } from "./make-upstash.ts";
+export { closeAll, makeNodeRedis, type NodeRedisClient } from "./node-redis-clients.ts";
+export {
+  startRedis,
+  type RedisProcess,
+  type RestartOptions,
+  type StartRedisOptions,
+} from "./redis/start-redis.ts";
+export { startStack, type Stack, type StackOptions } from "./stack.ts";

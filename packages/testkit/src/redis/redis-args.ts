@@ -1,0 +1,25 @@
+import { join } from "node:path";
+
+export interface RedisArgsOptions {
+  readonly port: number;
+  readonly dir: string;
+  /** Append-only file with `appendfsync always`, so a restart (even after SIGKILL) reloads every write. */
+  readonly persistence: boolean;
+}
+
+export const REDIS_LOG_FILE = "redis.log";
+
+/** Command-line arguments of a throwaway redis-server: loopback only, no RDB snapshots. */
+export function redisArgs(options: RedisArgsOptions): string[] {
+  const settings: [name: string, value: string][] = [
+    ["port", String(options.port)],
+    ["bind", "127.0.0.1"],
+    ["dir", options.dir],
+    ["logfile", join(options.dir, REDIS_LOG_FILE)],
+    ["save", ""],
+    ["appendonly", options.persistence ? "yes" : "no"],
+    ...(options.persistence ? [["appendfsync", "always"] as [string, string]] : []),
+    ["daemonize", "no"],
+  ];
+  return settings.flatMap(([name, value]) => [`--${name}`, value]);
+}

@@ -1,0 +1,16 @@
+import { startRestServer } from "@edgelock/rest-server";
+import { randomToken } from "./random-token.ts";
+
+/** A rest-server of our own in front of a Redis, with fault injection on. */
+export interface RestFront {
+  /** `http://127.0.0.1:PORT` */
+  readonly url: string;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+export async function startRestFront(redisUrl: string): Promise<RestFront> {
+  const token = randomToken();
+  const server = await startRestServer({ redisUrl, token, enableFaults: true });
+  return { url: server.url, token, close: () => server.close() };
+}
