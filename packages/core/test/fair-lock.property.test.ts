@@ -24,7 +24,14 @@ type Op =
 
 const owner = fc.integer({ min: 0, max: OWNERS - 1 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("acquire" as const), owner, queue: fc.nat(3).map((n) => n > 0) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("acquire" as const),
+      owner,
+      queue: fc.nat(3).map((n) => n > 0),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("release" as const), owner }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("extend" as const), owner }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("die" as const), owner }) },
@@ -39,7 +46,13 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
   const raw = resolveBackend(redis);
   const command = (...args: (string | number)[]) => raw.command(args, AbortSignal.timeout(5_000));
   const keys = fairLockKeys(prefix, "prop");
-  const refs: LockRef[] = Array.from({ length: OWNERS }, (_, i) => ({ ctx: client.context, name: "prop", owner: `owner-${i}`, keys, ops: fairLockOps }));
+  const refs: LockRef[] = Array.from({ length: OWNERS }, (_, i) => ({
+    ctx: client.context,
+    name: "prop",
+    owner: `owner-${i}`,
+    keys,
+    ops: fairLockOps,
+  }));
   const model = new FairLockModel();
   const fenceOf = new Map<number, number>();
   const known = new Map<number, { grant: number; fence: number }>();
@@ -48,7 +61,12 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
     const at = `step ${step}: ${JSON.stringify(op)}`;
     if (op.kind === "acquire") {
       const expected = model.acquire(op.owner, op.queue);
-      const { reply } = await fairLockOps.acquire(refs[op.owner]!, { leaseMs: LONG, queue: op.queue, returnWithinMs: LONG, opId: randomId() });
+      const { reply } = await fairLockOps.acquire(refs[op.owner]!, {
+        leaseMs: LONG,
+        queue: op.queue,
+        returnWithinMs: LONG,
+        opId: randomId(),
+      });
       if (reply.status === "busy") {
         expect(expected.answer, at).toBe("busy");
         expect(reply.hint.position, at).toBe(expected.position);
@@ -99,13 +117,22 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
 describe("FairLock scripts against the reference model (fast-check)", () => {
   it("TCP: random attempts, releases, deaths, departures and expiries from 3 owners", async () => {
     const redis = await makeNodeRedis(harness().redisUrl);
-    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), (ops) => runSequence(redis, ops)), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), (ops) =>
+        runSequence(redis, ops),
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it("REST: the same property through @upstash/redis and the rest-server", async () => {
     const env = harness();
     const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) => runSequence(redis, ops)), { numRuns: 30 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) =>
+        runSequence(redis, ops),
+      ),
+      { numRuns: 30 },
+    );
   });
 });
-

@@ -19,7 +19,9 @@ beforeEach(async () => {
 });
 
 const make = () =>
-  makeTestClient(new Redis({ url: stack.rest.url, token: stack.rest.token }), { prefix: `f${Math.random().toString(36).slice(2)}` });
+  makeTestClient(new Redis({ url: stack.rest.url, token: stack.rest.token }), {
+    prefix: `f${Math.random().toString(36).slice(2)}`,
+  });
 
 describe("exactly-once over a faulty HTTP path: fair and read-write locks", () => {
   for (const kind of ["drop-after", "fail-after"] as const) {

@@ -26,11 +26,11 @@ afterAll(async () => {
 
 const BIG = 9_000_000_000_000_000; // a stored fence far ahead of every clock (µs), still exact in a double
 
-function setup(options: QuorumLockOptions = { requestTimeoutMs: 300 }, wrap: (i: number) => number = () => 0) {
+function setup(options: QuorumLockOptions = { requestTimeoutMs: 300 }, wrap: (i: number) => number = () => 0, leaseMs = 900) {
   const prefix = keyPrefix();
   const dbs: TestClient[] = raws.map((raw, i) => {
     const backend = resolveBackend(raw);
-    return makeTestClient(wrap(i) > 0 ? slowBackend(backend, wrap(i)) : backend, { prefix, leaseMs: 900 });
+    return makeTestClient(wrap(i) > 0 ? slowBackend(backend, wrap(i)) : backend, { prefix, leaseMs });
   });
   const lock = (name = "q") => quorumLock(dbs.map((d) => d.client), name, options);
   const requests = () => dbs.reduce((sum, d) => sum + d.requests.total, 0);
@@ -133,15 +133,15 @@ describe("quorum lock over 5 redis-server processes (TCP)", () => {
   });
 
   it("keep-alive needs a majority: survives two databases down, ends when a third goes", async () => {
-    const { lock, held } = setup({ requestTimeoutMs: 200 });
-    const kept = await lock("kept").acquire(); // the client's default lease (900 ms), renewed every 300 ms
+    const { lock, held } = setup({ requestTimeoutMs: 200 }, () => 0, 1_500);
+    const kept = await lock("kept").acquire(); // the client's default lease (1.5 s), renewed every 500 ms
     await kill(3, 4);
-    await delay(1_200);
+    await delay(1_800);
     expect(kept.signal.aborted).toBe(false);
     expect(await held("kept")).toEqual([true, true, true, null, null]);
-    await expect(kept.extend(900)).resolves.toBeUndefined();
+    await expect(kept.extend(1_500)).resolves.toBeUndefined();
     await kill(2);
-    await expect(kept.extend(900)).rejects.toBeInstanceOf(QuorumError);
+    await expect(kept.extend(1_500)).rejects.toBeInstanceOf(QuorumError);
     const reason = (await aborted(kept.signal, 6_000)) as LeaseLostError;
     expect(reason.reason).toBe("deadline");
   });

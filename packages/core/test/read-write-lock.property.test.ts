@@ -6,7 +6,8 @@ import { randomId } from "../src/ids.ts";
 import { resolveBackend, UpgradeError } from "../src/index.ts";
 import { readWriteLockKeys } from "../src/keys.ts";
 import type { LockRef } from "../src/lock/ops.ts";
-import { readLockOps, writeLockOps } from "../src/read-write-lock/ops.ts";
+import { readLockOps } from "../src/read-write-lock/read-ops.ts";
+import { writeLockOps } from "../src/read-write-lock/write-ops.ts";
 import { ReadWriteLockModel, type RwAnswer } from "./model/read-write-lock-model.ts";
 import { makeTestClient } from "./support.ts";
 
@@ -28,7 +29,14 @@ type Op =
 const owner = fc.integer({ min: 0, max: OWNERS - 1 });
 const side = fc.constantFrom<Side>("read", "write");
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("write" as const), owner, queue: fc.nat(3).map((n) => n > 0) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("write" as const),
+      owner,
+      queue: fc.nat(3).map((n) => n > 0),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("read" as const), owner }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("release" as const), owner, side }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("extend" as const), owner, side }) },
@@ -44,16 +52,32 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
   const raw = resolveBackend(redis);
   const command = (...args: (string | number)[]) => raw.command(args, AbortSignal.timeout(5_000));
   const keys = readWriteLockKeys(prefix, "prop");
-  const ref = (i: number, s: Side): LockRef => ({ ctx: client.context, name: "prop", owner: `owner-${i}`, keys, ops: s === "read" ? readLockOps : writeLockOps });
+  const ref = (i: number, s: Side): LockRef => ({
+    ctx: client.context,
+    name: "prop",
+    owner: `owner-${i}`,
+    keys,
+    ops: s === "read" ? readLockOps : writeLockOps,
+  });
   const opsFor = (s: Side) => (s === "read" ? readLockOps : writeLockOps);
   const model = new ReadWriteLockModel();
   const fenceOf = new Map<number, number>();
   const known = new Map<string, { grant: number; fence: number }>();
   let maxFence = 0;
-  const attempt = async (o: number, s: Side, queue: boolean): Promise<{ answer: RwAnswer; position: number; fence: number }> => {
+  const attempt = async (
+    o: number,
+    s: Side,
+    queue: boolean,
+  ): Promise<{ answer: RwAnswer; position: number; fence: number }> => {
     try {
-      const { reply } = await opsFor(s).acquire(ref(o, s), { leaseMs: LONG, queue, returnWithinMs: LONG, opId: randomId() });
-      if (reply.status === "busy") return { answer: "busy", position: reply.hint.position, fence: 0 };
+      const { reply } = await opsFor(s).acquire(ref(o, s), {
+        leaseMs: LONG,
+        queue,
+        returnWithinMs: LONG,
+        opId: randomId(),
+      });
+      if (reply.status === "busy")
+        return { answer: "busy", position: reply.hint.position, fence: 0 };
       if (reply.status === "abandoned") throw new Error("unexpected abandoned");
       return { answer: reply.status, position: 0, fence: reply.fence };
     } catch (error) {
@@ -64,14 +88,19 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
   for (const [step, op] of ops.entries()) {
     const at = `step ${step}: ${JSON.stringify(op)}`;
     if (op.kind === "write" || op.kind === "read") {
-      const expected = op.kind === "write" ? model.write(op.owner, op.queue) : { answer: model.read(op.owner), position: 0 };
+      const expected =
+        op.kind === "write"
+          ? model.write(op.owner, op.queue)
+          : { answer: model.read(op.owner), position: 0 };
       const real = await attempt(op.owner, op.kind, op.kind === "write" && op.queue);
       expect(real.answer, at).toBe(expected.answer);
       expect(real.position, at).toBe(expected.position);
       if (real.answer !== "granted" && real.answer !== "reentered") continue;
       const grant = op.kind === "write" ? model.writer!.grant : model.readers.get(op.owner)!.grant;
       if (!fenceOf.has(grant)) {
-        expect(real.fence, `${at}: a new grant's fence exceeds every earlier one`).toBeGreaterThan(maxFence);
+        expect(real.fence, `${at}: a new grant's fence exceeds every earlier one`).toBeGreaterThan(
+          maxFence,
+        );
         fenceOf.set(grant, real.fence);
         maxFence = real.fence;
       }
@@ -82,12 +111,20 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
       if (!k) continue;
       const r = ref(op.owner, op.side);
       if (op.kind === "release") {
-        const expected = op.side === "read" ? model.releaseRead(op.owner, k.grant) : model.releaseWrite(op.owner, k.grant);
+        const expected =
+          op.side === "read"
+            ? model.releaseRead(op.owner, k.grant)
+            : model.releaseWrite(op.owner, k.grant);
         const real = await opsFor(op.side).release(r, k.fence, randomId());
         expect(real.released ? "released" : "not-held", at).toBe(expected);
       } else {
         const w = model.writer;
-        const expected = op.side === "read" ? model.extendRead(op.owner, k.grant) : w?.owner === op.owner && w.grant === k.grant && !w.pending ? "extended" : "not-held";
+        const expected =
+          op.side === "read"
+            ? model.extendRead(op.owner, k.grant)
+            : w?.owner === op.owner && w.grant === k.grant && !w.pending
+              ? "extended"
+              : "not-held";
         const real = await opsFor(op.side).extend(r, k.fence, LONG);
         expect(real.renewed ? "extended" : "not-held", at).toBe(expected);
       }
@@ -122,12 +159,22 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
 describe("ReadWriteLock scripts against the reference model (fast-check)", () => {
   it("TCP: random reads, writes, releases, expiries, deaths and departures from 3 owners", async () => {
     const redis = await makeNodeRedis(harness().redisUrl);
-    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), (ops) => runSequence(redis, ops)), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), (ops) =>
+        runSequence(redis, ops),
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it("REST: the same property through @upstash/redis and the rest-server", async () => {
     const env = harness();
     const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) => runSequence(redis, ops)), { numRuns: 30 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) =>
+        runSequence(redis, ops),
+      ),
+      { numRuns: 30 },
+    );
   });
 });

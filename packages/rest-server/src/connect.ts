@@ -26,14 +26,41 @@ export async function connectRedis(url: string, connectTimeoutMs = DEFAULT_CONNE
   // node-redis emits 'error' for every failed reconnect attempt; an unhandled one would crash.
   client.on("error", () => undefined);
   try {
-    await client.connect();
+    await startUp(client, connectTimeoutMs);
   } catch (error) {
     // A failed first connect may already have closed the client; destroy() then throws.
     if (client.isOpen) client.destroy();
-    throw new Error(`cannot connect to Redis at ${redactUrl(url)}: ${(error as Error).message}`, { cause: error });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot connect to Redis at ${redactUrl(url)}: ${reason}`, { cause: error });
   }
   connected = true;
   return client;
+}
+
+// Connect and PING, failing on the first client error or after the timeout. The first error
+// matters because a TCP connect proves little (a proxy or another service may accept it), and
+// node-redis may then neither answer nor reject the pending command.
+async function startUp(client: ReturnType<typeof createClient>, timeoutMs: number): Promise<void> {
+  let onError: (error: Error) => void = () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const failure = new Promise<never>((_, reject) => {
+    onError = (error) => reject(new Error(`${error.message} (is a Redis server listening there?)`));
+    client.once("error", onError);
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  const ready = (async () => {
+    await client.connect();
+    const pong = await client.sendCommand(["PING"]);
+    if (pong !== "PONG") throw new Error(`unexpected answer to PING: ${String(pong)}`);
+  })();
+  try {
+    await Promise.race([ready, failure]);
+  } finally {
+    clearTimeout(timer);
+    client.off("error", onError);
+    ready.catch(() => undefined);
+    failure.catch(() => undefined);
+  }
 }
 
 /** The URL without its password, for messages. */

@@ -58,7 +58,8 @@ let busy: Server;
 let busyPort: number;
 beforeAll(async () => {
   redis = await startRedis();
-  busy = createServer();
+  // Something that is not Redis: it accepts connections and answers like an HTTP server.
+  busy = createServer((socket) => socket.end("HTTP/1.1 400 Bad Request\r\n\r\n"));
   await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
   busyPort = (busy.address() as { port: number }).port;
 });
@@ -109,6 +110,12 @@ describe("edgelock-rest-server CLI", () => {
   it("fails quickly with a message when Redis is unreachable", async () => {
     const nothing = await freePort();
     const run = await runCli(["--redis-url", `redis://127.0.0.1:${nothing}`, "--port", "0", "--token", TOKEN]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/cannot connect to Redis/);
+  });
+
+  it("fails quickly with a message when something other than Redis answers", async () => {
+    const run = await runCli(["--redis-url", `redis://127.0.0.1:${busyPort}`, "--port", "0", "--token", TOKEN]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/cannot connect to Redis/);
   });

@@ -5,6 +5,8 @@ import { createServer, Socket } from "node:net";
 export interface RedisProcess {
   readonly url: string;
   readonly port: number;
+  /** Kills redis-server (data is lost) and starts a new one on the same port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -23,24 +25,33 @@ export function freePort(): Promise<number> {
 
 export async function startRedis(): Promise<RedisProcess> {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  try {
-    await waitForPong(port, child);
-  } catch (error) {
-    child.kill("SIGKILL");
-    throw error;
-  }
+  let running = await spawnRedis(port);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    stop: async () => {
-      if (child.exitCode === null) child.kill("SIGKILL");
-      await exited;
+    restart: async () => {
+      await running.kill();
+      running = await spawnRedis(port);
     },
+    stop: () => running.kill(),
   };
+}
+
+async function spawnRedis(port: number): Promise<{ kill(): Promise<void> }> {
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  const child = spawn("redis-server", args, { stdio: "ignore" });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
+  try {
+    await waitForPong(port, child);
+  } catch (error) {
+    await kill();
+    throw error;
+  }
+  return { kill };
 }
 
 async function waitForPong(port: number, child: ChildProcess): Promise<void> {

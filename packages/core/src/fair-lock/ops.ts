@@ -1,7 +1,14 @@
 import { decodeAcquire, decodeExtend, decodeInspect, decodeRelease } from "../lock/codec.ts";
 import type { LockOps } from "../lock/flavor.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
-import { abandonScript, acquireScript, extendScript, forceUnlockScript, inspectScript, releaseScript } from "./scripts.generated.ts";
+import {
+  abandonScript,
+  acquireScript,
+  extendScript,
+  forceUnlockScript,
+  inspectScript,
+  releaseScript,
+} from "./scripts.generated.ts";
 
 // One function per script call, as the Lock's ops; the Lock's holds and acquire loop call them
 // through `fairLockOps`. Every mutation carries an operation id (exactly-once) or is idempotent.
@@ -9,10 +16,21 @@ import { abandonScript, acquireScript, extendScript, forceUnlockScript, inspectS
 async function acquire(ref: LockRef, p: AcquireParams) {
   const { ctx, keys } = ref;
   const { reply, sentAt } = await run(
-    ref, acquireScript, "fair acquire",
+    ref,
+    acquireScript,
+    "fair acquire",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId)],
-    [ref.owner, p.leaseMs, p.queue ? 1 : 0, p.returnWithinMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix],
-    true, p.signal,
+    [
+      ref.owner,
+      p.leaseMs,
+      p.queue ? 1 : 0,
+      p.returnWithinMs,
+      ctx.operationRecordTtlMs,
+      ctx.fenceTtlMs,
+      keys.channelPrefix,
+    ],
+    true,
+    p.signal,
   );
   return { reply: decodeAcquire(reply), sentAt };
 }
@@ -20,9 +38,18 @@ async function acquire(ref: LockRef, p: AcquireParams) {
 async function release(ref: LockRef, fence: number, opId: string) {
   const { ctx, keys } = ref;
   const { reply } = await run(
-    ref, releaseScript, "fair release",
+    ref,
+    releaseScript,
+    "fair release",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, opId)],
-    [ref.owner, String(fence), ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix, ctx.statsTtlMs],
+    [
+      ref.owner,
+      String(fence),
+      ctx.operationRecordTtlMs,
+      ctx.fenceTtlMs,
+      keys.channelPrefix,
+      ctx.statsTtlMs,
+    ],
     true,
   );
   return decodeRelease(reply);
@@ -30,14 +57,23 @@ async function release(ref: LockRef, fence: number, opId: string) {
 
 /** Also renews the writer of a read-write lock, whose hash has the same layout. */
 export async function extendFairHold(ref: LockRef, fence: number, leaseMs: number) {
-  const { reply, sentAt } = await run(ref, extendScript, "extend", [ref.keys.lock], [ref.owner, String(fence), leaseMs], true);
+  const { reply, sentAt } = await run(
+    ref,
+    extendScript,
+    "extend",
+    [ref.keys.lock],
+    [ref.owner, String(fence), leaseMs],
+    true,
+  );
   return { ...decodeExtend(reply), sentAt };
 }
 
 async function abandon(ref: LockRef, opId: string): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(
-    ref, abandonScript, "fair abandon",
+    ref,
+    abandonScript,
+    "fair abandon",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, opKey(ref, opId)],
     [ref.owner, ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix],
     true,
@@ -46,14 +82,23 @@ async function abandon(ref: LockRef, opId: string): Promise<boolean> {
 }
 
 async function inspect(ref: LockRef) {
-  const { reply } = await run(ref, inspectScript, "fair inspect", [ref.keys.lock, ref.keys.queueDeadlines], [ref.owner], true);
+  const { reply } = await run(
+    ref,
+    inspectScript,
+    "fair inspect",
+    [ref.keys.lock, ref.keys.queueDeadlines],
+    [ref.owner],
+    true,
+  );
   return decodeInspect(reply);
 }
 
 async function forceUnlock(ref: LockRef): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(
-    ref, forceUnlockScript, "fair forceUnlock",
+    ref,
+    forceUnlockScript,
+    "fair forceUnlock",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines],
     [ctx.fenceTtlMs, keys.channelPrefix],
     true,
@@ -62,4 +107,12 @@ async function forceUnlock(ref: LockRef): Promise<boolean> {
 }
 
 /** The fair lock's scripts, run by the Lock's machinery (holds, leases, acquire loop, resume). */
-export const fairLockOps: LockOps = Object.freeze({ kind: "fair-lock", acquire, release, extend: extendFairHold, abandon, inspect, forceUnlock });
+export const fairLockOps: LockOps = Object.freeze({
+  kind: "fair-lock",
+  acquire,
+  release,
+  extend: extendFairHold,
+  abandon,
+  inspect,
+  forceUnlock,
+});

@@ -22,8 +22,16 @@ export interface LockOps {
   /** Written into serialised leases, so a lease resumes only on a handle of the same kind. */
   readonly kind: LeaseKind;
   acquire(ref: LockRef, p: AcquireParams): Promise<{ reply: AcquireReply; sentAt: number }>;
-  release(ref: LockRef, fence: number, opId: string): Promise<{ released: boolean; remaining: number }>;
-  extend(ref: LockRef, fence: number, leaseMs: number): Promise<{ renewed: boolean; sentAt: number }>;
+  release(
+    ref: LockRef,
+    fence: number,
+    opId: string,
+  ): Promise<{ released: boolean; remaining: number }>;
+  extend(
+    ref: LockRef,
+    fence: number,
+    leaseMs: number,
+  ): Promise<{ renewed: boolean; sentAt: number }>;
   /** Leaves the queue and undoes whatever operation `opId` may have taken. Safe to repeat. */
   abandon(ref: LockRef, opId: string): Promise<boolean>;
   inspect(ref: LockRef): Promise<LockInfo>;

@@ -3,7 +3,8 @@ import { readWriteLockKeys } from "../keys.ts";
 import { Lock } from "../lock/lock.ts";
 import type { LockRef } from "../lock/ops.ts";
 import type { AcquireOptions, HeldLock, SerializedLease } from "../lock/types.ts";
-import { readLockOps, writeLockOps } from "./ops.ts";
+import { readLockOps } from "./read-ops.ts";
+import { writeLockOps } from "./write-ops.ts";
 
 export type ReadWriteMode = "read" | "write";
 

@@ -45,26 +45,20 @@ function pollDelay(h: WaitHint): number {
   // σ of one hold, from its mean absolute deviation; never below what timers and the network
   // add to even the most regular hold (a millisecond, and a little of each round trip).
   const spread = Math.max(1.25 * (h.holdDevMs ?? m / 4), 1 + rtt / 20);
-  // Server ms until the expected grant: the rest of the current hold, then one hand-off cycle
-  // per waiter ahead. A cycle is counted as no longer than a hold plus the lateness a well-aimed
-  // claim has: a measured cycle inflated by late claims would make this waiter late too, and the
-  // lateness would feed on itself. Counting short costs a poll at worst.
-  const cycle = Math.min(h.meanCycleMs ?? m, m + lateBias(spread, rtt) + 1);
-  const toGrant = m - h.holdAgeMs + (h.position - 1) * cycle;
+  const rest = m - h.holdAgeMs; // server ms until the current holder is expected to let go
   if (h.position === 1) {
     // Overdue: the release may come any moment; poll at a pace set by how irregular holds are,
-    // slowing down as the hold outlasts the mean (a stuck holder should not cost a poll per trip).
-    if (toGrant <= 0) return Math.max(spread, -toGrant / 2) - rtt;
-    return toGrant - rtt + lateBias(spread, rtt);
+    // slowing down as the hold outlasts the mean (a stuck holder must not cost a poll per trip).
+    if (rest <= 0) return Math.max(spread, -rest / 2, m / 8) - rtt;
+    return rest - rtt + lateBias(spread, rtt);
   }
-  // Regular holds: aim straight at the grant, saving a poll. Irregular ones: arrive just after
-  // becoming head, and let that reply's fresh hold age time the claiming poll.
-  const spreadHere = spread * Math.sqrt(h.position);
-  if (process.env["NODIRECT"] === undefined && spreadHere <= rtt / 4) return toGrant - rtt + lateBias(spreadHere, rtt);
-  const alpha = Number(process.env["ALPHA"] ?? 1);
-  const beta = Number(process.env["BETA"] ?? 1);
-  const toHead = toGrant - alpha * cycle;
-  return toHead - rtt + beta * lateBias(spread * Math.sqrt(h.position - 1), rtt);
+  // Further back: arrive about half a cycle after becoming head, and let that reply's fresh hold
+  // age time the claiming poll. Early costs one more poll, late costs idle lock; half a cycle of
+  // margin absorbs most of the drift of several holds. A cycle is counted as no longer than a
+  // hold plus a well-aimed claim's lateness: a measured cycle inflated by late claims would make
+  // this waiter late too, and the lateness would feed on itself.
+  const cycle = Math.min(h.meanCycleMs ?? m, m + lateBias(spread, rtt) + 1);
+  return rest + (h.position - 1.5) * cycle - rtt;
 }
 
 /**
@@ -72,7 +66,6 @@ function pollDelay(h: WaitHint): number {
  * arriving late costs the lateness. For a spread σ the balance lies near σ·ln(rtt/σ).
  */
 function lateBias(spread: number, rtt: number): number {
-  const gamma = Number(process.env["GAMMA"] ?? 0);
-  if (spread <= 0 || rtt <= spread) return -gamma * spread;
-  return spread * 0.8 * Math.log(rtt / spread) - gamma * spread;
+  if (spread <= 0 || rtt <= spread) return 0;
+  return spread * 0.8 * Math.log(rtt / spread);
 }

@@ -1,6 +1,14 @@
 import { IntervalRecorder, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { AbortedError, AcquireTimeoutError, InvalidArgumentError, LeaseLostError, type ClientOptions, type FairLock, type HeldLock } from "../../src/index.ts";
+import {
+  AbortedError,
+  AcquireTimeoutError,
+  InvalidArgumentError,
+  LeaseLostError,
+  type ClientOptions,
+  type FairLock,
+  type HeldLock,
+} from "../../src/index.ts";
 import { aborted, delay, eventsOf, makeTestClient } from "../support.ts";
 import { dyingClient, eagerStrategy, slowestStrategy, until } from "./waiter-support.ts";
 
@@ -11,7 +19,11 @@ export interface FairLockConformanceTarget {
 }
 
 /** Starts `acquire` on each handle in turn, each only once the previous one is queued. */
-async function queueInOrder(lock: FairLock, handles: FairLock[], onGrant: (i: number, held: HeldLock) => Promise<void>) {
+async function queueInOrder(
+  lock: FairLock,
+  handles: FairLock[],
+  onGrant: (i: number, held: HeldLock) => Promise<void>,
+) {
   const done: Promise<void>[] = [];
   for (const [i, handle] of handles.entries()) {
     done.push(handle.acquire({ waitMs: 20_000 }).then((held) => onGrant(i, held)));
@@ -100,7 +112,10 @@ export function runFairLockConformance(target: FairLockConformanceTarget): void 
       const holder = await client.fairLock("dead").acquire({ leaseMs: 20_000 });
       // The dead waiter declares "back within 50 + 300 ms", then its invocation dies.
       const dead = dyingClient(redis, { prefix, requestTimeoutMs: 300, wait: eagerStrategy(50) });
-      const lost = await dead.client.fairLock("dead").acquire({ waitMs: 20_000 }).catch((e: unknown) => e);
+      const lost = await dead.client
+        .fairLock("dead")
+        .acquire({ waitMs: 20_000 })
+        .catch((e: unknown) => e);
       expect(lost).toBeInstanceOf(Error);
       expect(eventsOf(dead.events, "waited")[0]?.position).toBe(1); // it was queued, then went silent
       const next = client.fairLock("dead");
@@ -124,9 +139,21 @@ export function runFairLockConformance(target: FairLockConformanceTarget): void 
       const holder = await eager.client.fairLock("slow").acquire({ leaseMs: 20_000 });
       const order: string[] = [];
       const lock = eager.client.fairLock("slow");
-      const a = slow.client.fairLock("slow").acquire({ waitMs: 20_000 }).then(async (h) => { order.push("slow"); await h.release(); });
+      const a = slow.client
+        .fairLock("slow")
+        .acquire({ waitMs: 20_000 })
+        .then(async (h) => {
+          order.push("slow");
+          await h.release();
+        });
       await until(async () => (await lock.waiters()) === 1);
-      const b = eager.client.fairLock("slow").acquire({ waitMs: 20_000 }).then(async (h) => { order.push("eager"); await h.release(); });
+      const b = eager.client
+        .fairLock("slow")
+        .acquire({ waitMs: 20_000 })
+        .then(async (h) => {
+          order.push("eager");
+          await h.release();
+        });
       await until(async () => (await lock.waiters()) === 2);
       await delay(600); // several of the slow waiter's full sleeps, hundreds of eager polls
       await holder.release();
@@ -139,13 +166,18 @@ export function runFairLockConformance(target: FairLockConformanceTarget): void 
       const lock = client.fairLock("leave");
       const held = await lock.acquire({ leaseMs: 20_000 });
       const controller = new AbortController();
-      const waiting = client.fairLock("leave").acquire({ waitMs: 20_000, signal: controller.signal });
+      const waiting = client
+        .fairLock("leave")
+        .acquire({ waitMs: 20_000, signal: controller.signal });
       await until(async () => (await lock.waiters()) === 1);
       controller.abort(new Error("caller gave up"));
       expect(await waiting.catch((e: unknown) => e)).toBeInstanceOf(AbortedError);
       await client.settled();
       expect(await lock.waiters()).toBe(0);
-      const timedOut = await client.fairLock("leave").acquire({ waitMs: 200 }).catch((e: unknown) => e);
+      const timedOut = await client
+        .fairLock("leave")
+        .acquire({ waitMs: 200 })
+        .catch((e: unknown) => e);
       expect(timedOut).toBeInstanceOf(AcquireTimeoutError);
       await client.settled();
       expect(await lock.waiters()).toBe(0);
@@ -158,11 +190,14 @@ export function runFairLockConformance(target: FairLockConformanceTarget): void 
       const recorder = new IntervalRecorder();
       await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          client.fairLock("crowd").withLock(async (held) => {
-            const section = recorder.enter(`w${i}`, held.fence);
-            await delay(5);
-            section.exit();
-          }, { waitMs: 20_000 }),
+          client.fairLock("crowd").withLock(
+            async (held) => {
+              const section = recorder.enter(`w${i}`, held.fence);
+              await delay(5);
+              section.exit();
+            },
+            { waitMs: 20_000 },
+          ),
         ),
       );
       expect(recorder.overlaps()).toEqual([]);

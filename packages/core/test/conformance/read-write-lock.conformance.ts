@@ -1,6 +1,14 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { AbortedError, AcquireTimeoutError, InvalidArgumentError, LeaseLostError, NotHeldError, UpgradeError, type ClientOptions } from "../../src/index.ts";
+import {
+  AbortedError,
+  AcquireTimeoutError,
+  InvalidArgumentError,
+  LeaseLostError,
+  NotHeldError,
+  UpgradeError,
+  type ClientOptions,
+} from "../../src/index.ts";
 import { aborted, delay, eventsOf, makeTestClient } from "../support.ts";
 import { ReadWriteChecker } from "./rw-checker.ts";
 import { dyingClient, eagerStrategy, until } from "./waiter-support.ts";
@@ -22,7 +30,11 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
 
     it("readers share; a writer is refused while they read, and readers while it writes", async () => {
       const { client } = await make();
-      const [a, b, w] = [client.readWriteLock("share"), client.readWriteLock("share"), client.readWriteLock("share")];
+      const [a, b, w] = [
+        client.readWriteLock("share"),
+        client.readWriteLock("share"),
+        client.readWriteLock("share"),
+      ];
       const ra = await a.read.tryAcquire();
       const rb = await b.read.tryAcquire();
       expect(ra).not.toBeNull();
@@ -132,7 +144,7 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       expect(await rw.read.isLocked()).toBe(false);
     });
 
-    it("writers queue in FIFO order and an aborted writer leaves the queue at once", async () => {
+    it("writers queue in FIFO order; an aborted or timed-out writer leaves the queue at once", async () => {
       const { client } = await make();
       const holder = client.readWriteLock("wq");
       const r = await holder.read.acquire({ leaseMs: 20_000 });
@@ -140,14 +152,28 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       const writers = Array.from({ length: 3 }, () => client.readWriteLock("wq"));
       const done: Promise<void>[] = [];
       for (const [i, w] of writers.entries()) {
-        done.push(w.write.acquire({ waitMs: 20_000 }).then(async (h) => { order.push(i); await h.release(); }));
+        done.push(
+          w.write.acquire({ waitMs: 20_000 }).then(async (h) => {
+            order.push(i);
+            await h.release();
+          }),
+        );
         await until(async () => (await holder.write.waiters()) === i + 1);
       }
       const controller = new AbortController();
-      const quitter = client.readWriteLock("wq").write.acquire({ waitMs: 20_000, signal: controller.signal });
+      const quitter = client
+        .readWriteLock("wq")
+        .write.acquire({ waitMs: 20_000, signal: controller.signal });
       await until(async () => (await holder.write.waiters()) === 4);
       controller.abort(new Error("gave up"));
       expect(await quitter.catch((e: unknown) => e)).toBeInstanceOf(AbortedError);
+      await client.settled();
+      expect(await holder.write.waiters()).toBe(3);
+      const late = await client
+        .readWriteLock("wq")
+        .write.acquire({ waitMs: 200 })
+        .catch((e: unknown) => e);
+      expect(late).toBeInstanceOf(AcquireTimeoutError);
       await client.settled();
       expect(await holder.write.waiters()).toBe(3);
       await r.release();
@@ -162,7 +188,10 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       const { client } = makeTestClient(redis, { prefix });
       const reader = await client.readWriteLock("dead").read.acquire({ leaseMs: 20_000 });
       const dead = dyingClient(redis, { prefix, requestTimeoutMs: 300, wait: eagerStrategy(50) });
-      await dead.client.readWriteLock("dead").write.acquire({ waitMs: 20_000 }).catch(() => undefined);
+      await dead.client
+        .readWriteLock("dead")
+        .write.acquire({ waitMs: 20_000 })
+        .catch(() => undefined);
       expect(eventsOf(dead.events, "waited")[0]?.position).toBe(1);
       const next = client.readWriteLock("dead");
       const waiting = next.write.acquire({ waitMs: 20_000 });
@@ -181,22 +210,28 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
         const rw = client.readWriteLock("stream");
         let reads = 0;
         while (!writerDone && reads < 400) {
-          await rw.read.withLock(async (h) => {
-            const s = checker.enter("read", `r${i}`, h.fence);
-            await delay(15);
-            s.exit();
-          }, { waitMs: 20_000 });
+          await rw.read.withLock(
+            async (h) => {
+              const s = checker.enter("read", `r${i}`, h.fence);
+              await delay(15);
+              s.exit();
+            },
+            { waitMs: 20_000 },
+          );
           reads++;
         }
         return reads;
       };
       const readers = Array.from({ length: 4 }, (_, i) => reader(i));
       await until(() => checker.maxConcurrentReaders >= 2);
-      await client.readWriteLock("stream").write.withLock(async (h) => {
-        const s = checker.enter("write", "w", h.fence);
-        await delay(5);
-        s.exit();
-      }, { waitMs: 15_000 });
+      await client.readWriteLock("stream").write.withLock(
+        async (h) => {
+          const s = checker.enter("write", "w", h.fence);
+          await delay(5);
+          s.exit();
+        },
+        { waitMs: 15_000 },
+      );
       writerDone = true;
       const reads = await Promise.all(readers);
       expect(reads.every((n) => n < 400)).toBe(true); // the writer got in while readers still came
@@ -209,11 +244,14 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       const run = (mode: "read" | "write", i: number, rounds: number) => async () => {
         const side = client.readWriteLock("mixed")[mode];
         for (let k = 0; k < rounds; k++) {
-          await side.withLock(async (h) => {
-            const s = checker.enter(mode, `${mode}${i}`, h.fence);
-            await delay(mode === "read" ? 8 : 3);
-            s.exit();
-          }, { waitMs: 30_000 });
+          await side.withLock(
+            async (h) => {
+              const s = checker.enter(mode, `${mode}${i}`, h.fence);
+              await delay(mode === "read" ? 8 : 3);
+              s.exit();
+            },
+            { waitMs: 30_000 },
+          );
         }
       };
       await Promise.all([
@@ -230,7 +268,9 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       const { client } = await make();
       const w = await client.readWriteLock("wait").write.acquire({ leaseMs: 10_000 });
       const reader = client.readWriteLock("wait");
-      expect(await reader.read.acquire({ waitMs: 150 }).catch((e: unknown) => e)).toBeInstanceOf(AcquireTimeoutError);
+      expect(await reader.read.acquire({ waitMs: 150 }).catch((e: unknown) => e)).toBeInstanceOf(
+        AcquireTimeoutError,
+      );
       setTimeout(() => void w.release(), 100);
       const r = await reader.read.acquire({ waitMs: 10_000 });
       expect(r.fence).toBeGreaterThan(w.fence);

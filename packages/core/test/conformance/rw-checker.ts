@@ -15,10 +15,13 @@ export class ReadWriteChecker {
     const others = (m: Map<string, number>) => [...m.keys()].filter((o) => o !== owner);
     if (mode === "write") {
       const clash = [...others(this.#writers), ...others(this.#readers)];
-      if (clash.length > 0) this.violations.push(`writer ${owner} entered while ${clash.join(", ")} held`);
+      if (clash.length > 0)
+        this.violations.push(`writer ${owner} entered while ${clash.join(", ")} held`);
       if (fence !== undefined) this.writerFences.push(fence);
     } else if (others(this.#writers).length > 0) {
-      this.violations.push(`reader ${owner} entered while writer ${others(this.#writers).join(", ")} held`);
+      this.violations.push(
+        `reader ${owner} entered while writer ${others(this.#writers).join(", ")} held`,
+      );
     }
     const map = mode === "write" ? this.#writers : this.#readers;
     map.set(owner, (map.get(owner) ?? 0) + 1);

@@ -1,4 +1,10 @@
-import { resolveBackend, TransportError, type Backend, type ClientOptions, type WaitStrategy } from "../../src/index.ts";
+import {
+  resolveBackend,
+  TransportError,
+  type Backend,
+  type ClientOptions,
+  type WaitStrategy,
+} from "../../src/index.ts";
 import { delay, makeTestClient, type TestClient } from "../support.ts";
 
 /**
@@ -31,7 +37,11 @@ export function eagerStrategy(ms = 5): WaitStrategy {
 }
 
 /** Polls `check` until it is true; throws after `ms` so a test fails instead of hanging. */
-export async function until(check: () => Promise<boolean> | boolean, ms = 10_000, what = "condition"): Promise<void> {
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  ms = 10_000,
+  what = "condition",
+): Promise<void> {
   const give = performance.now() + ms;
   while (!(await check())) {
     if (performance.now() > give) throw new Error(`${what} not reached within ${ms} ms`);

@@ -37,7 +37,8 @@ export class FairLockModel {
       holder.count++;
       return this.granted(owner, "reentered");
     }
-    if (!queue) return { answer: "busy", position: 0 };
+    // try-only: no new place, but a waiter still queued is told its place (so it knows to leave)
+    if (!queue) return { answer: "busy", position: this.queue.indexOf(owner) + 1 };
     if (!this.queue.includes(owner)) this.queue.push(owner);
     this.dead.delete(owner);
     return { answer: "busy", position: this.queue.indexOf(owner) + 1 };
@@ -57,7 +58,9 @@ export class FairLockModel {
 
   extend(owner: number, grant: number): "extended" | "not-held" {
     const h = this.holder;
-    return h !== null && h.owner === owner && h.grant === grant && !h.pending ? "extended" : "not-held";
+    return h !== null && h.owner === owner && h.grant === grant && !h.pending
+      ? "extended"
+      : "not-held";
   }
 
   /** The holder's lease (or a grant's reservation) ran out. */

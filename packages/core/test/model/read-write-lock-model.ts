@@ -36,7 +36,8 @@ export class ReadWriteLockModel {
       return this.left(owner, "reentered");
     }
     if (this.readers.has(owner)) return this.left(owner, "upgrade");
-    if (!queue) return { answer: "busy", position: 0 };
+    // try-only: no new place, but a waiter still queued is told its place (so it knows to leave)
+    if (!queue) return { answer: "busy", position: this.queue.indexOf(owner) + 1 };
     if (!this.queue.includes(owner)) this.queue.push(owner);
     this.dead.delete(owner);
     return { answer: "busy", position: this.queue.indexOf(owner) + 1 };
@@ -128,7 +129,8 @@ export class ReadWriteLockModel {
 
   /** Drops dead writers at the head; true when a live writer is queued. */
   private pruneDeadHead(): boolean {
-    while (this.queue.length > 0 && this.dead.has(this.queue[0]!)) this.dead.delete(this.queue.shift()!);
+    while (this.queue.length > 0 && this.dead.has(this.queue[0]!))
+      this.dead.delete(this.queue.shift()!);
     return this.queue.length > 0;
   }
 

@@ -1,0 +1,59 @@
+import { decodeAcquire, decodeExtend, decodeRelease } from "../lock/codec.ts";
+import type { LockOps } from "../lock/flavor.ts";
+import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
+import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
+import * as s from "./scripts.generated.ts";
+
+// The read side: each reader has its own lease in the readers zset.
+
+async function acquireRead(ref: LockRef, p: AcquireParams) {
+  const { ctx } = ref;
+  const { k, head } = allKeys(ref);
+  const { reply, sentAt } = await run(
+    ref,
+    s.acquireReadScript,
+    "read acquire",
+    [...head, k.stats, opKey(ref, p.opId)],
+    [ref.owner, p.leaseMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
+    true,
+    p.signal,
+  );
+  return { reply: decodeAcquire(reply), sentAt };
+}
+
+async function releaseRead(ref: LockRef, fence: number, opId: string) {
+  const { ctx } = ref;
+  const { k, head } = allKeys(ref);
+  const { reply } = await run(
+    ref,
+    s.releaseReadScript,
+    "read release",
+    [...head, opKey(ref, opId)],
+    [ref.owner, String(fence), ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
+    true,
+  );
+  return decodeRelease(reply);
+}
+
+async function extendRead(ref: LockRef, fence: number, leaseMs: number) {
+  const { k } = allKeys(ref);
+  const { reply, sentAt } = await run(
+    ref,
+    s.extendReadScript,
+    "read extend",
+    [k.readers, k.readerHolds],
+    [ref.owner, String(fence), leaseMs],
+    true,
+  );
+  return { ...decodeExtend(reply), sentAt };
+}
+
+export const readLockOps: LockOps = Object.freeze({
+  kind: "read-lock",
+  acquire: acquireRead,
+  release: releaseRead,
+  extend: extendRead,
+  abandon: abandon(s.abandonReadScript),
+  inspect: inspect("r"),
+  forceUnlock: forceUnlock("r"),
+});

@@ -1,0 +1,65 @@
+import { UpgradeError } from "../errors.ts";
+import { extendFairHold } from "../fair-lock/ops.ts";
+import { decodeAcquire, decodeRelease } from "../lock/codec.ts";
+import type { LockOps } from "../lock/flavor.ts";
+import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
+import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
+import * as s from "./scripts.generated.ts";
+
+// The write side. The writer's hash has the fair lock's layout, so it renews with the fair lock's
+// extend script.
+
+async function acquireWrite(ref: LockRef, p: AcquireParams) {
+  const { ctx } = ref;
+  const { k, head } = allKeys(ref);
+  const { reply, sentAt } = await run(
+    ref,
+    s.acquireWriteScript,
+    "write acquire",
+    [...head, k.stats, opKey(ref, p.opId)],
+    [
+      ref.owner,
+      p.leaseMs,
+      p.queue ? 1 : 0,
+      p.returnWithinMs,
+      ctx.operationRecordTtlMs,
+      ctx.fenceTtlMs,
+      k.channelPrefix,
+    ],
+    true,
+    p.signal,
+  );
+  if (Array.isArray(reply) && Number(reply[0]) === -2) throw new UpgradeError(ref.name);
+  return { reply: decodeAcquire(reply), sentAt };
+}
+
+async function releaseWrite(ref: LockRef, fence: number, opId: string) {
+  const { ctx } = ref;
+  const { k, head } = allKeys(ref);
+  const { reply } = await run(
+    ref,
+    s.releaseWriteScript,
+    "write release",
+    [...head, k.stats, opKey(ref, opId)],
+    [
+      ref.owner,
+      String(fence),
+      ctx.operationRecordTtlMs,
+      ctx.fenceTtlMs,
+      k.channelPrefix,
+      ctx.statsTtlMs,
+    ],
+    true,
+  );
+  return decodeRelease(reply);
+}
+
+export const writeLockOps: LockOps = Object.freeze({
+  kind: "write-lock",
+  acquire: acquireWrite,
+  release: releaseWrite,
+  extend: extendFairHold,
+  abandon: abandon(s.abandonWriteScript),
+  inspect: inspect("w"),
+  forceUnlock: forceUnlock("w"),
+});
