@@ -5,7 +5,7 @@
  */
 export class RespCounter {
   count = 0;
-  #buffer = Buffer.alloc(0);
+  #buffer: Buffer = Buffer.alloc(0);
 
   push(chunk: Buffer): void {
     this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);

@@ -4,17 +4,22 @@ import { bindingTransport } from "./client/binding-transport.ts";
 import { httpTransport } from "./client/http-transport.ts";
 import { leaseKeeperClient, type LeaseKeeperClient, type LeaseKeeperClientOptions } from "./client/lease-keeper-client.ts";
 
-/** Environment variables and bindings the helpers read; all optional here, checked when used. */
+/**
+ * Environment variables and bindings the helpers read; all optional here, checked when used.
+ * Any object is accepted (a Worker's typed `Env` has no index signature); bindings are looked up by name.
+ */
 export interface EdgelockEnv {
-  readonly UPSTASH_REDIS_REST_URL?: string;
-  readonly UPSTASH_REDIS_REST_TOKEN?: string;
-  readonly EDGELOCK_KEEPER_SECRET?: string;
-  readonly EDGELOCK_KEEPER_URL?: string;
-  readonly [binding: string]: unknown;
+  readonly UPSTASH_REDIS_REST_URL?: string | undefined;
+  readonly UPSTASH_REDIS_REST_TOKEN?: string | undefined;
+  readonly EDGELOCK_KEEPER_SECRET?: string | undefined;
+  readonly EDGELOCK_KEEPER_URL?: string | undefined;
 }
 
+type AnyEnv = EdgelockEnv | object;
+const read = (env: AnyEnv, name: string): unknown => (env as Record<string, unknown>)[name];
+
 /** Upstash REST credentials from `env`, as `createClient({ redis })` accepts them. */
-export function redisFromEnv(env: EdgelockEnv): { url: string; token: string } {
+export function redisFromEnv(env: AnyEnv): { url: string; token: string } {
   return {
     url: requireVar(env, "UPSTASH_REDIS_REST_URL", "the REST URL of your Upstash database (or a local rest-server)"),
     token: requireVar(env, "UPSTASH_REDIS_REST_TOKEN", "the REST token of your Upstash database"),
@@ -31,17 +36,16 @@ export interface KeeperFromEnvOptions extends LeaseKeeperClientOptions {
  * A client of the Durable Object keeper: through the binding `env.LEASE_KEEPER` when there is
  * one, else over HTTPS to `env.EDGELOCK_KEEPER_URL`; always with `env.EDGELOCK_KEEPER_SECRET`.
  */
-export function keeperFromEnv(env: EdgelockEnv, options: KeeperFromEnvOptions = {}): LeaseKeeperClient {
+export function keeperFromEnv(env: AnyEnv, options: KeeperFromEnvOptions = {}): LeaseKeeperClient {
   const binding = options.binding ?? "LEASE_KEEPER";
   const secret = requireVar(env, "EDGELOCK_KEEPER_SECRET", "the shared secret of the lease-keeper Worker");
-  const namespace = env[binding];
+  const namespace = read(env, binding);
   if (isNamespace(namespace)) return leaseKeeperClient(bindingTransport(namespace, secret), options);
   if (namespace !== undefined) {
     throw new InvalidArgumentError(`env.${binding}`, "is not a Durable Object namespace binding (check durable_objects.bindings in wrangler.jsonc)");
   }
-  if (typeof env.EDGELOCK_KEEPER_URL === "string" && env.EDGELOCK_KEEPER_URL !== "") {
-    return leaseKeeperClient(httpTransport({ url: env.EDGELOCK_KEEPER_URL, secret }), options);
-  }
+  const url = read(env, "EDGELOCK_KEEPER_URL");
+  if (typeof url === "string" && url !== "") return leaseKeeperClient(httpTransport({ url, secret }), options);
   throw new InvalidArgumentError(
     `env.${binding}`,
     `is missing: add a Durable Object binding { "name": "${binding}", "class_name": "LeaseKeeper", "script_name": "edgelock-lease-keeper" } ` +
@@ -49,9 +53,9 @@ export function keeperFromEnv(env: EdgelockEnv, options: KeeperFromEnvOptions = 
   );
 }
 
-function requireVar(env: EdgelockEnv, name: string, what: string): string {
+function requireVar(env: AnyEnv, name: string, what: string): string {
   if (typeof env !== "object" || env === null) throw new InvalidArgumentError("env", "must be the Worker's env object");
-  const value = env[name];
+  const value = read(env, name);
   if (typeof value === "string" && value !== "") return value;
   throw new InvalidArgumentError(
     `env.${name}`,

@@ -42,3 +42,4 @@ export type { HeldMultiLock, SerializedMultiLease } from "./multi-lock/types.ts"
 export { quorumLock, QuorumLock, MAX_QUORUM_DATABASES } from "./quorum/quorum-lock.ts";
 export { DEFAULT_QUORUM_OPTIONS, type QuorumLockOptions, type HeldQuorumLock, type SerializedQuorumLease } from "./quorum/types.ts";
 export { QuorumError, type QuorumAnswer, type QuorumFailure } from "./errors.ts";
+export * from "./inspect/index.ts";

@@ -59,7 +59,7 @@ async function readJson(c: Context, maxBodyBytes: number): Promise<unknown> {
   try {
     return JSON.parse(await readBodyText(c.req.raw, maxBodyBytes)) as unknown;
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return c.json({ error: error.message }, 413);
+    if (error instanceof BodyTooLargeError) return c.json({ error: error.message }, 413, { connection: "close" });
     return c.json({ error: "body is not valid JSON" }, 400);
   }
 }

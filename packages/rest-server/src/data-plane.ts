@@ -50,7 +50,9 @@ export async function handleDataPlane(ctx: DataPlaneContext, c: Context): Promis
     const body = await readBodyText(c.req.raw, ctx.maxBodyBytes);
     return await dispatch(ctx, c, url, body);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return c.json({ error: error.message }, 413);
+    // The unread rest of the body is still on the socket: close it rather than let the client
+    // reuse a connection the server is about to drop.
+    if (error instanceof BodyTooLargeError) return c.json({ error: error.message }, 413, { connection: "close" });
     if (error instanceof MalformedRequestError) return c.json({ error: error.message }, 400);
     if (error instanceof RedisUnavailableError) return c.json({ error: error.message }, 503);
     throw error;

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startRedis, type RedisProcess } from "./redis-process.ts";
@@ -55,15 +55,22 @@ function runCli(args: string[], options: { env?: Record<string, string>; until?:
 
 let redis: RedisProcess;
 let busy: Server;
+const sockets = new Set<Socket>();
 let busyPort: number;
 beforeAll(async () => {
   redis = await startRedis();
   // Something that is not Redis: it accepts connections and answers like an HTTP server.
-  busy = createServer((socket) => socket.end("HTTP/1.1 400 Bad Request\r\n\r\n"));
+  busy = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+    socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+  });
   await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
   busyPort = (busy.address() as { port: number }).port;
 });
 afterAll(async () => {
+  // Half-closed sockets can linger on this side after the CLI exits; close() would wait for them.
+  for (const socket of sockets) socket.destroy();
   await new Promise((resolve) => busy?.close(resolve));
   await redis?.stop();
 });

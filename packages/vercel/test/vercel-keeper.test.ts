@@ -1,4 +1,3 @@
-const events_dbg = () => ((globalThis as any).__ev as any[]).map((e) => e.type + (e.reason ? ":" + e.reason : ""));
 import { createClient, LeaseLostError, type LockEvent } from "@edgelock/core";
 import { harness, keyPrefix } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis";
@@ -9,11 +8,10 @@ import { simulateVercel } from "./vercel-context.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function setup(prefix: string, keeper: ReturnType<typeof vercelKeeper>) {
+function setup(prefix: string, keeper: ReturnType<typeof vercelKeeper>, leaseMs = 600) {
   const events: LockEvent[] = [];
   const h = harness();
-  const client = createClient({ redis: new Redis({ url: h.restUrl, token: h.restToken }), prefix, leaseMs: 600, keeper, onEvent: (e) => events.push(e) });
-  (globalThis as any).__ev = events;
+  const client = createClient({ redis: new Redis({ url: h.restUrl, token: h.restToken }), prefix, leaseMs, keeper, onEvent: (e) => events.push(e) });
   return { client, renewals: () => events.filter((e) => e.type === "renewed").length };
 }
 
@@ -22,17 +20,17 @@ describe("vercelKeeper", () => {
   afterEach(() => vercel?.restore());
 
   it("renews under waitUntil until the invocation's deadline, then lets the lease run out with held.signal aborted", async () => {
-    vercel = simulateVercel(2_500);
+    vercel = simulateVercel(3_000);
     const keeperEvents: KeeperEvent[] = [];
-    const { client, renewals } = setup(keyPrefix(), vercelKeeper({ marginMs: 300, onEvent: (e) => keeperEvents.push(e) }));
+    // 900 ms leases: room for a loaded machine's pauses between renewals (every 300 ms).
+    const { client, renewals } = setup(keyPrefix(), vercelKeeper({ marginMs: 300, onEvent: (e) => keeperEvents.push(e) }), 900);
     const held = await client.lock("job").acquire();
     expect(vercel.pending).toHaveLength(1); // the renewal loop was registered with waitUntil
     await vercel.settled(); // ends before the deadline
-    console.log("DEBUG", JSON.stringify(events_dbg()), JSON.stringify(keeperEvents), held.signal.aborted);
     expect(keeperEvents.map((e) => e.type)).toEqual(["budget-exhausted"]);
-    expect(renewals()).toBeGreaterThanOrEqual(8); // ~2200 ms / 200 ms
-    console.info(`[vercel keeper] lease 600 ms, deadline 2500 ms: ${renewals()} renewals`);
-    await sleep(700);
+    expect(renewals()).toBeGreaterThanOrEqual(7); // ~2700 ms / 300 ms
+    console.info(`[vercel keeper] lease 900 ms, deadline 3000 ms: ${renewals()} renewals`);
+    await sleep(1_000);
     expect(held.signal.aborted).toBe(true);
     expect((held.signal.reason as LeaseLostError).reason).toBe("deadline");
     expect(await client.lock("job").isLocked()).toBe(false);

@@ -17,16 +17,16 @@ import { tick } from "./tick.ts";
  */
 export class LeaseKeeper {
   readonly #store: LeaseStore;
-  readonly #env: EdgelockEnv;
+  readonly #env: object;
   #ops: RedisOps | undefined;
 
-  constructor(ctx: DurableObjectStateLike, env: EdgelockEnv) {
+  constructor(ctx: DurableObjectStateLike, env: object) {
     this.#store = leaseStore(ctx.storage);
     this.#env = env;
   }
 
   async fetch(request: Request): Promise<Response> {
-    const secret = this.#env.EDGELOCK_KEEPER_SECRET;
+    const secret = (this.#env as EdgelockEnv).EDGELOCK_KEEPER_SECRET;
     // Without a configured secret the object answers nobody: an open keeper could be made to hold any lock.
     if (typeof secret !== "string" || secret === "") return error(500, "EDGELOCK_KEEPER_SECRET is not set: run `wrangler secret put EDGELOCK_KEEPER_SECRET`");
     if (!(await hasBearer(request, secret))) return unauthorized();

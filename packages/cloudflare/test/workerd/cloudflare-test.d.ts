@@ -35,3 +35,8 @@ declare module "cloudflare:test" {
 }
 
 type ExecutionContext = import("cloudflare:test").ExecutionContextLike;
+
+/** Vite's `import.meta.glob`, as the vitest pool transforms it (used by the core source check). */
+interface ImportMeta {
+  glob<T>(pattern: string, options: { query: string; import: string; eager: true }): Record<string, T>;
+}

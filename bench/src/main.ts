@@ -1,0 +1,63 @@
+/**
+ * `pnpm bench [--quick] [--only <name>]`: the contention benchmark. Starts Redis and the network
+ * process, runs every scenario for every library, writes BENCHMARKS.md and its plots.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { upstashRestBackend } from "@edgelock/core";
+import { LIBRARIES } from "./libraries/index.ts";
+import { startNetwork, type Network } from "./net/network.ts";
+import { describeMachine } from "./report/machine.ts";
+import { renderReport } from "./report/markdown.ts";
+import { sweepPlots } from "./report/plots.ts";
+import { R, runSuite } from "./scenarios/suite.ts";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const onlyAt = args.indexOf("--only");
+const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const outDir = quick ? join(root, "bench/.quick") : root;
+const plotDir = quick ? outDir : join(root, "bench/plots");
+
+const machine = describeMachine();
+const started = performance.now();
+const libraries = LIBRARIES.filter((l) => only === undefined || l.name.includes(only));
+const network = await startNetwork();
+try {
+  const measuredRttMs = await measureRtt(network);
+  const results = await runSuite(network, libraries, { quick, log: (line) => console.log(line) });
+  const plots = sweepPlots(results);
+  mkdirSync(plotDir, { recursive: true });
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(plotDir, "efficiency.svg"), plots.efficiency);
+  writeFileSync(join(plotDir, "requests.svg"), plots.requests);
+  const report = join(outDir, "BENCHMARKS.md");
+  writeFileSync(report, renderReport({
+    command: `pnpm bench${quick ? " --quick" : ""}${only ? ` --only ${only}` : ""}`,
+    quick,
+    machine,
+    loadAfter: loadavg(),
+    durationS: (performance.now() - started) / 1000,
+    measuredRttMs,
+    libraries,
+    results,
+    plots: { efficiency: relative(outDir, join(plotDir, "efficiency.svg")), requests: relative(outDir, join(plotDir, "requests.svg")) },
+  }));
+  console.log(`wrote ${relative(process.cwd(), report)} in ${Math.round((performance.now() - started) / 1000)} s`);
+} finally {
+  await network.close();
+}
+
+/** One REST round trip at R, as the workers see it (timers and processing included). */
+async function measureRtt(net: Network): Promise<number> {
+  await net.setLatency(R, 0);
+  const backend = upstashRestBackend(net.rest);
+  const signal = new AbortController().signal;
+  await backend.command(["PING"], signal);
+  const start = performance.now();
+  for (let i = 0; i < 10; i++) await backend.command(["PING"], signal);
+  return (performance.now() - start) / 10;
+}

@@ -1,0 +1,58 @@
+import type { ContentionResult } from "../run/contention.ts";
+import type { OverrunResult } from "../scenarios/overrun.ts";
+import type { SuiteResults } from "../scenarios/suite.ts";
+import type { UncontendedResult } from "../scenarios/uncontended.ts";
+
+const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : "∞");
+const ms = (v: number) => `${Math.round(v)}`;
+const unit = (r: { transport: "rest" | "tcp" }) => (r.transport === "rest" ? "HTTP" : "wire");
+
+export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(head), line(head.map((h) => (h === "library" ? "---" : "---:"))), ...rows.map(line)].join("\n");
+}
+
+/** Every figure of one scenario, one row per library. */
+export function contentionTable(rows: readonly ContentionResult[]): string {
+  return table(
+    ["library", "efficiency", "CS/s", "requests/CS", "Redis cmds/CS", "wait p50 ms", "wait p99 ms", "max wait ms", "hand-off gap p50 ms", "share spread", "re-take", "violations", "failed"],
+    rows.map((r) => {
+      const m = r.metrics;
+      return [r.library, `**${f2(m.efficiency)}**`, f2(m.throughput), `**${f2(r.requestsPerCs)}** ${unit(r)}`, f2(r.commandsPerCs), ms(m.waitP50), ms(m.waitP99), ms(m.waitMax), ms(m.gapP50), f2(m.shareSpread), f2(m.retakeRate), String(m.violations), String(m.failedAcquires)];
+    }),
+  );
+}
+
+/** Efficiency and requests/CS for every scenario side by side. */
+export function scenarioTable(results: SuiteResults): string {
+  const labels = Object.keys(results.contention);
+  const libraries = results.contention[labels[0]!]?.map((r) => r.library) ?? [];
+  return table(
+    ["library", ...labels],
+    libraries.map((name) => [name, ...labels.map((l) => {
+      const r = results.contention[l]!.find((x) => x.library === name)!;
+      return `${f2(r.metrics.efficiency)} @ ${f2(r.requestsPerCs)}`;
+    })]),
+  );
+}
+
+export function sweepTable(results: SuiteResults, pick: (r: ContentionResult) => string): string {
+  const sizes = [...results.sweep.keys()];
+  const libraries = results.sweep.get(sizes[0]!)?.map((r) => r.library) ?? [];
+  return table(
+    ["library", ...sizes.map((n) => `N=${n}`)],
+    libraries.map((name) => [name, ...sizes.map((n) => pick(results.sweep.get(n)!.find((r) => r.library === name)!))]),
+  );
+}
+
+export function uncontendedTable(rows: readonly UncontendedResult[], rttMs: number): string {
+  const cell = (c: { requests: number; latencyMs: number } | undefined) => (c ? `${c.requests} · ${(c.latencyMs / rttMs).toFixed(1)} R` : "n/a");
+  return table(["library", "counted as", "acquire", "renew", "release"], rows.map((r) => [r.library, unit(r), cell(r.acquire), cell(r.renew), cell(r.release)]));
+}
+
+export function overrunTable(rows: readonly OverrunResult[]): string {
+  return table(
+    ["library", "holder told", "both working ms", "second holder in, ms after the lease ended", "requests"],
+    rows.map((r) => [r.library, r.told ? "yes (signal)" : "no", ms(r.overlapMs), ms(r.takeoverMs), String(r.requests)]),
+  );
+}
