@@ -50,7 +50,7 @@ async function startUp(client: ReturnType<typeof createClient>, timeoutMs: numbe
   });
   const ready = (async () => {
     await client.connect();
-    const pong = await client.sendCommand(["PING"]);
+    const pong: unknown = await client.sendCommand(["PING"]);
     if (pong !== "PONG") throw new Error(`unexpected answer to PING: ${String(pong)}`);
   })();
   try {

@@ -55,7 +55,9 @@ export function inspect(client: EdgelockClient): Inspector {
 
   const inspector: Inspector = {
     prefix: ctx.prefix,
-    list: (options) => listPage(ctx, parse, { ...resolveList(options), scans: DEFAULT_INSPECT_OPTIONS.scansPerPage }),
+    async list(options) {
+      return listPage(ctx, parse, { ...resolveList(options), scans: DEFAULT_INSPECT_OPTIONS.scansPerPage });
+    },
     async listAll(options) {
       const { limit, match } = resolveListAll(options);
       const params = { cursor: "0", count: Math.min(limit, 1_000), match: globToRegExp("options.match", match), scans: 1 };

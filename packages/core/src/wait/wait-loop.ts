@@ -63,7 +63,8 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       const replyAt = now();
       rttMs = rttMs === undefined ? replyAt - sentAt : rttMs + (replyAt - sentAt - rttMs) / 4;
       if ("granted" in outcome) return result(attempt, outcome.granted);
-      queued = outcome.busy.position > 0;
+      // Once queued, stay queued until granted or left: a last try-only attempt reports no position.
+      queued = queued || outcome.busy.position > 0;
       if (waitMs - (replyAt - start) <= 0) {
         if (queued) params.leave();
         queued = false;

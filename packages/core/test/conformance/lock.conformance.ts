@@ -1,7 +1,8 @@
 import { IntervalRecorder, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { AbortedError, AcquireTimeoutError, InvalidArgumentError, LeaseLostError, NotHeldError, type ClientOptions } from "../../src/index.ts";
+import { AbortedError, AcquireTimeoutError, InvalidArgumentError, LeaseLostError, NotHeldError, resolveBackend, type ClientOptions } from "../../src/index.ts";
 import { aborted, delay, eventsOf, makeTestClient } from "../support.ts";
+import { lockKeys } from "../../src/keys.ts";
 
 export interface LockConformanceTarget {
   readonly name: string;
@@ -139,6 +140,18 @@ export function runLockConformance(target: LockConformanceTarget): void {
       const got = await waiter.acquire({ waitMs: 5_000 });
       expect(got.fence).toBeGreaterThan(held.fence);
       await got.release();
+    });
+
+    it("a waiter that times out leaves the queue at once", async () => {
+      const prefix = keyPrefix();
+      const redis = await target.makeRedis();
+      const { client } = makeTestClient(redis, { prefix });
+      const held = await client.lock("queue-timeout").acquire({ leaseMs: 10_000 });
+      await expect(client.lock("queue-timeout").acquire({ waitMs: 300 })).rejects.toBeInstanceOf(AcquireTimeoutError);
+      await client.settled();
+      const queue = lockKeys(prefix, "queue-timeout").queue;
+      expect(await resolveBackend(redis).command(["ZCARD", queue], new AbortController().signal)).toBe(0);
+      await held.release();
     });
 
     it("abort mid-wait rejects at once with the signal's reason and leaves the queue", async () => {
