@@ -1,6 +1,7 @@
 import { now } from "../engine/clock.ts";
 import { maskId } from "../ids.ts";
 import { LeaseState } from "../lease/lease-state.ts";
+import { keepRenewing } from "../lease/renewal.ts";
 import type { SerializedLease } from "./types.ts";
 import { opsOf } from "./flavor.ts";
 import type { LockRef } from "./ops.ts";
@@ -76,36 +77,20 @@ export class Hold {
 
   #startKeeper(): void {
     const ref = this.ref;
-    ref.ctx.keeper.keep({
-      name: ref.name,
-      intervalMs: Math.max(1, Math.floor(this.leaseMs / 3)),
-      signal: this.#stop.signal,
-      lease: () => this.serialize(),
-      renew: () => this.#renew(),
-    });
-  }
-
-  async #renew(): Promise<"renewed" | "stop"> {
-    if (!this.lease.active) return "stop";
-    let leaseMs = this.leaseMs;
-    if (this.#maxHoldMs !== undefined) {
-      const left = this.#startedAt + this.#maxHoldMs - now();
-      if (left <= 0) {
-        this.lease.deadlineReason = "max-hold";
-        return "stop";
-      }
-      leaseMs = Math.min(leaseMs, Math.ceil(left));
-      if (leaseMs < this.leaseMs) this.lease.deadlineReason = "max-hold";
-    }
-    const result = await opsOf(this.ref).extend(this.ref, this.fence, leaseMs);
-    if (!this.lease.active) return "stop";
-    if (!result.renewed) {
-      this.lease.lose("gone");
-      return "stop";
-    }
-    this.lease.confirm(result.sentAt, leaseMs);
-    this.ref.ctx.emit({ type: "renewed", name: this.ref.name, fence: this.fence, leaseMs });
-    return leaseMs < this.leaseMs ? "stop" : "renewed";
+    keepRenewing(
+      ref.ctx.keeper,
+      {
+        name: ref.name,
+        lease: this.lease,
+        leaseMs: () => this.leaseMs,
+        startedAt: this.#startedAt,
+        maxHoldMs: this.#maxHoldMs,
+        extend: (ms) => opsOf(ref).extend(ref, this.fence, ms),
+        serialize: () => this.serialize(),
+        onRenewed: (ms) => ref.ctx.emit({ type: "renewed", name: ref.name, fence: this.fence, leaseMs: ms }),
+      },
+      this.#stop.signal,
+    );
   }
 
   toString(): string {

@@ -1,5 +1,6 @@
 import { now } from "../engine/clock.ts";
 import { LeaseState } from "../lease/lease-state.ts";
+import { keepRenewing } from "../lease/renewal.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import { splitByGroup } from "./multi-ref.ts";
 import type { SerializedMultiLease } from "./types.ts";
@@ -96,35 +97,19 @@ export class MultiHold {
   }
 
   #startKeeper(): void {
-    this.ref.ctx.keeper.keep({
-      name: this.ref.label,
-      intervalMs: Math.max(1, Math.floor(this.leaseMs / 3)),
-      signal: this.#stop.signal,
-      lease: () => this.serialize(),
-      renew: () => this.#renew(),
-    });
-  }
-
-  async #renew(): Promise<"renewed" | "stop"> {
-    if (!this.lease.active) return "stop";
-    let leaseMs = this.leaseMs;
-    if (this.#maxHoldMs !== undefined) {
-      const left = this.#startedAt + this.#maxHoldMs - now();
-      if (left <= 0) {
-        this.lease.deadlineReason = "max-hold";
-        return "stop";
-      }
-      leaseMs = Math.min(leaseMs, Math.ceil(left));
-      if (leaseMs < this.leaseMs) this.lease.deadlineReason = "max-hold";
-    }
-    const result = await this.extendAll(leaseMs);
-    if (!this.lease.active) return "stop";
-    if (!result.renewed) {
-      this.lease.lose("gone");
-      return "stop";
-    }
-    this.lease.confirm(result.sentAt, leaseMs);
-    this.ref.ctx.emit({ type: "renewed", name: this.ref.label, fence: this.fences[0] ?? 0, leaseMs });
-    return leaseMs < this.leaseMs ? "stop" : "renewed";
+    keepRenewing(
+      this.ref.ctx.keeper,
+      {
+        name: this.ref.label,
+        lease: this.lease,
+        leaseMs: () => this.leaseMs,
+        startedAt: this.#startedAt,
+        maxHoldMs: this.#maxHoldMs,
+        extend: (ms) => this.extendAll(ms),
+        serialize: () => this.serialize(),
+        onRenewed: (ms) => this.ref.ctx.emit({ type: "renewed", name: this.ref.label, fence: this.fences[0] ?? 0, leaseMs: ms }),
+      },
+      this.#stop.signal,
+    );
   }
 }

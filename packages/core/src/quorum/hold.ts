@@ -1,6 +1,7 @@
 import { now } from "../engine/clock.ts";
 import { QuorumError, type QuorumAnswer } from "../errors.ts";
 import { LeaseState } from "../lease/lease-state.ts";
+import { keepRenewing } from "../lease/renewal.ts";
 import { releaseEverywhere } from "./attempt.ts";
 import { extend } from "./database.ts";
 import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-ref.ts";
@@ -92,37 +93,27 @@ export class QuorumHold {
   }
 
   #startKeeper(): void {
-    this.ref.ctx.keeper.keep({
-      name: this.ref.name,
-      intervalMs: Math.max(1, Math.floor(this.leaseMs / 3)),
-      signal: this.#stop.signal,
-      lease: () => this.serialize(),
-      renew: () => this.#renew(),
-    });
+    keepRenewing(
+      this.ref.ctx.keeper,
+      {
+        name: this.ref.name,
+        lease: this.lease,
+        leaseMs: () => this.leaseMs,
+        startedAt: this.#startedAt,
+        maxHoldMs: this.#maxHoldMs,
+        extend: (ms) => this.#renewRound(ms),
+        serialize: () => this.serialize(),
+        onRenewed: (ms) => this.ref.ctx.emit({ type: "renewed", name: this.ref.name, fence: this.fence, leaseMs: ms }),
+      },
+      this.#stop.signal,
+    );
   }
 
-  async #renew(): Promise<"renewed" | "stop"> {
-    if (!this.lease.active) return "stop";
-    let leaseMs = this.leaseMs;
-    if (this.#maxHoldMs !== undefined) {
-      const left = this.#startedAt + this.#maxHoldMs - now();
-      if (left <= 0) {
-        this.lease.deadlineReason = "max-hold";
-        return "stop";
-      }
-      leaseMs = Math.min(leaseMs, Math.ceil(left));
-      if (leaseMs < this.leaseMs) this.lease.deadlineReason = "max-hold";
-    }
+  /** A keeper renewal: a majority must confirm; too few answers is an unknown outcome (retry sooner). */
+  async #renewRound(leaseMs: number): Promise<{ renewed: boolean; sentAt: number }> {
     const { outcome, answers, startedAt } = await this.extendRound(leaseMs);
-    if (!this.lease.active) return "stop";
-    if (outcome === "lost") {
-      this.lease.lose("gone");
-      return "stop";
-    }
-    // Too few answered: try again sooner; the deadline still ends the hold if none succeeds.
     if (outcome === "unreachable") throw new QuorumError(this.ref.name, "extend", "unreachable", this.ref.majority, answers);
-    this.confirm(startedAt, leaseMs);
-    this.ref.ctx.emit({ type: "renewed", name: this.ref.name, fence: this.fence, leaseMs });
-    return leaseMs < this.leaseMs ? "stop" : "renewed";
+    // The drift is taken off the confirmed lease, as `confirm()` does for acquire and extend.
+    return { renewed: outcome === "ok", sentAt: startedAt - driftMs(this.ref, leaseMs) };
   }
 }
