@@ -35,4 +35,12 @@ if ! command -v redis-server >/dev/null; then
   command -v redis-server >/dev/null || { echo "setup: redis-server did not install" >&2; exit 1; }
 fi
 
+# The inspector's browser test drives Debian's Chromium (playwright-core never downloads a browser).
+if [ ! -x /usr/bin/chromium ]; then
+  echo "setup: installing chromium with apt-get (for the inspector's browser test)"
+  need_root apt-get update -qq
+  need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  [ -x /usr/bin/chromium ] || { echo "setup: chromium did not install (/usr/bin/chromium is missing)" >&2; exit 1; }
+fi
+
 pnpm install --frozen-lockfile

@@ -27,7 +27,11 @@ export default defineProject({
   resolve: {
     // The testkit's entry starts processes (Node only); inside workerd the suites need only its
     // recorder, key prefixes and harness(): a shim re-exports those from their own files.
-    alias: { "@edgelock/testkit": fileURLToPath(new URL("./test/workerd/testkit-shim.ts", import.meta.url)) },
+    alias: {
+      "@edgelock/testkit": fileURLToPath(
+        new URL("./test/workerd/testkit-shim.ts", import.meta.url),
+      ),
+    },
   },
   test: {
     name: "cloudflare",

@@ -11,12 +11,19 @@ export default defineProject({
       miniflare: {
         compatibilityDate: "2026-04-01",
         compatibilityFlags: ["nodejs_compat"],
-        bindings: { UPSTASH_REDIS_REST_URL: inject("edgelock").restUrl, UPSTASH_REDIS_REST_TOKEN: inject("edgelock").restToken },
+        bindings: {
+          UPSTASH_REDIS_REST_URL: inject("edgelock").restUrl,
+          UPSTASH_REDIS_REST_TOKEN: inject("edgelock").restToken,
+        },
       },
     })),
   ],
   resolve: {
-    alias: { "@edgelock/testkit": fileURLToPath(new URL("./test/workerd/testkit-shim.ts", import.meta.url)) },
+    alias: {
+      "@edgelock/testkit": fileURLToPath(
+        new URL("./test/workerd/testkit-shim.ts", import.meta.url),
+      ),
+    },
   },
   test: {
     name: "hono",

@@ -40,7 +40,6 @@ export class ModelServer {
     }
     const h = this.holder!;
     if (h.owner === owner) {
-      if (h.g && process.env["MODEL_LATE"]) console.log(`late ${(now - h.t).toFixed(1)}`);
       if (h.g) Object.assign(h, { g: false, u: now, expiresAt: now + leaseMs });
       this.#leave(owner);
       return { granted: h.fence };

@@ -107,7 +107,7 @@ export class ModelWorker {
       attempt: b.attempt,
       budgetMs: 60_000,
       rttMs: this.#rtt ?? 0,
-      pushed: this.#stream?.state === "live",
+      pushed: this.#stream !== undefined && this.#stream.state !== "closed",
       claimWindowMs: this.w.params.claimMs,
     });
     if (process.env["MODEL_TRACE"] === String(this.id)) {

@@ -10,7 +10,11 @@ import type { AppEnv } from "./env.ts";
 export { LeaseKeeper } from "@edgelock/cloudflare";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const oneAtATime = lockMiddleware<AppEnv>({ client: edgelock, name: (c) => `counter:${c.req.param("name")}`, waitMs: 10_000 });
+const oneAtATime = lockMiddleware<AppEnv>({
+  client: edgelock,
+  name: (c) => `counter:${c.req.param("name")}`,
+  waitMs: 10_000,
+});
 
 const app = new Hono<AppEnv>();
 
@@ -34,7 +38,13 @@ app.post("/counters/:name/increment-unsafe", async (c) => {
   return c.json({ value: value + 1 });
 });
 
-app.get("/counters/:name", async (c) => c.json({ value: Number((await Redis.fromEnv(c.env).get<number>(`example:counter:${c.req.param("name")}`)) ?? 0) }));
+app.get("/counters/:name", async (c) =>
+  c.json({
+    value: Number(
+      (await Redis.fromEnv(c.env).get<number>(`example:counter:${c.req.param("name")}`)) ?? 0,
+    ),
+  }),
+);
 
 // A streamed response keeps the lock until its last chunk; c.get("lockSignal") stops it if the lease is lost.
 app.get("/counters/:name/report", oneAtATime, (c) =>

@@ -7,7 +7,11 @@ export async function POST(request: Request): Promise<Response> {
   const name = new URL(request.url).searchParams.get("name") ?? "default";
   const lock = edgelock().lock(`counter:${name}`);
   const held = await lock.tryAcquire();
-  if (!held) return Response.json({ error: "locked", name }, { status: 423, headers: { "retry-after": "1" } });
+  if (!held)
+    return Response.json(
+      { error: "locked", name },
+      { status: 423, headers: { "retry-after": "1" } },
+    );
   try {
     const redis = Redis.fromEnv();
     const key = `example:counter:${name}`;

@@ -6,6 +6,8 @@ import { keeperFromEnv, redisFromEnv, vercelKeeper } from "@edgelock/vercel";
  * EDGELOCK_KEEPER_URL is set, longer holds go to the Durable Object keeper over HTTPS.
  */
 export function edgelock(): EdgelockClient {
-  const handoff = process.env.EDGELOCK_KEEPER_URL ? { keeper: keeperFromEnv(), maxHoldMs: 600_000 } : undefined;
+  const handoff = process.env.EDGELOCK_KEEPER_URL
+    ? { keeper: keeperFromEnv(), maxHoldMs: 600_000 }
+    : undefined;
   return createClient({ redis: redisFromEnv(), keeper: vercelKeeper(handoff ? { handoff } : {}) });
 }

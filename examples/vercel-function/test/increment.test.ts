@@ -14,10 +14,18 @@ afterEach(() => {
 
 it("increments under the lock, and answers 423 to a concurrent caller instead of losing its update", async () => {
   const name = `v-${crypto.randomUUID()}`;
-  const responses = await Promise.all(Array.from({ length: 6 }, () => POST(new Request(`https://example.vercel.app/api/increment?name=${name}`, { method: "POST" }))));
+  const responses = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      POST(
+        new Request(`https://example.vercel.app/api/increment?name=${name}`, { method: "POST" }),
+      ),
+    ),
+  );
   const ok = responses.filter((r) => r.status === 200).length;
   expect(ok).toBeGreaterThanOrEqual(1);
   expect(responses.every((r) => r.status === 200 || r.status === 423)).toBe(true);
-  const next = await POST(new Request(`https://example.vercel.app/api/increment?name=${name}`, { method: "POST" }));
+  const next = await POST(
+    new Request(`https://example.vercel.app/api/increment?name=${name}`, { method: "POST" }),
+  );
   expect(await next.json()).toMatchObject({ value: ok + 1 }); // no update was lost
 });

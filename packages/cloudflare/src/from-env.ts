@@ -2,7 +2,11 @@ import { InvalidArgumentError } from "@edgelock/core";
 import type { DurableObjectNamespaceLike } from "./cf-types.ts";
 import { bindingTransport } from "./client/binding-transport.ts";
 import { httpTransport } from "./client/http-transport.ts";
-import { leaseKeeperClient, type LeaseKeeperClient, type LeaseKeeperClientOptions } from "./client/lease-keeper-client.ts";
+import {
+  leaseKeeperClient,
+  type LeaseKeeperClient,
+  type LeaseKeeperClientOptions,
+} from "./client/lease-keeper-client.ts";
 
 /**
  * Environment variables and bindings the helpers read; all optional here, checked when used.
@@ -21,7 +25,11 @@ const read = (env: AnyEnv, name: string): unknown => (env as Record<string, unkn
 /** Upstash REST credentials from `env`, as `createClient({ redis })` accepts them. */
 export function redisFromEnv(env: AnyEnv): { url: string; token: string } {
   return {
-    url: requireVar(env, "UPSTASH_REDIS_REST_URL", "the REST URL of your Upstash database (or a local rest-server)"),
+    url: requireVar(
+      env,
+      "UPSTASH_REDIS_REST_URL",
+      "the REST URL of your Upstash database (or a local rest-server)",
+    ),
     token: requireVar(env, "UPSTASH_REDIS_REST_TOKEN", "the REST token of your Upstash database"),
   };
 }
@@ -38,14 +46,23 @@ export interface KeeperFromEnvOptions extends LeaseKeeperClientOptions {
  */
 export function keeperFromEnv(env: AnyEnv, options: KeeperFromEnvOptions = {}): LeaseKeeperClient {
   const binding = options.binding ?? "LEASE_KEEPER";
-  const secret = requireVar(env, "EDGELOCK_KEEPER_SECRET", "the shared secret of the lease-keeper Worker");
+  const secret = requireVar(
+    env,
+    "EDGELOCK_KEEPER_SECRET",
+    "the shared secret of the lease-keeper Worker",
+  );
   const namespace = read(env, binding);
-  if (isNamespace(namespace)) return leaseKeeperClient(bindingTransport(namespace, secret), options);
+  if (isNamespace(namespace))
+    return leaseKeeperClient(bindingTransport(namespace, secret), options);
   if (namespace !== undefined) {
-    throw new InvalidArgumentError(`env.${binding}`, "is not a Durable Object namespace binding (check durable_objects.bindings in wrangler.jsonc)");
+    throw new InvalidArgumentError(
+      `env.${binding}`,
+      "is not a Durable Object namespace binding (check durable_objects.bindings in wrangler.jsonc)",
+    );
   }
   const url = read(env, "EDGELOCK_KEEPER_URL");
-  if (typeof url === "string" && url !== "") return leaseKeeperClient(httpTransport({ url, secret }), options);
+  if (typeof url === "string" && url !== "")
+    return leaseKeeperClient(httpTransport({ url, secret }), options);
   throw new InvalidArgumentError(
     `env.${binding}`,
     `is missing: add a Durable Object binding { "name": "${binding}", "class_name": "LeaseKeeper", "script_name": "edgelock-lease-keeper" } ` +
@@ -54,7 +71,8 @@ export function keeperFromEnv(env: AnyEnv, options: KeeperFromEnvOptions = {}): 
 }
 
 function requireVar(env: AnyEnv, name: string, what: string): string {
-  if (typeof env !== "object" || env === null) throw new InvalidArgumentError("env", "must be the Worker's env object");
+  if (typeof env !== "object" || env === null)
+    throw new InvalidArgumentError("env", "must be the Worker's env object");
   const value = read(env, name);
   if (typeof value === "string" && value !== "") return value;
   throw new InvalidArgumentError(
@@ -65,5 +83,10 @@ function requireVar(env: AnyEnv, name: string, what: string): string {
 
 function isNamespace(value: unknown): value is DurableObjectNamespaceLike {
   const v = value as Record<string, unknown> | null;
-  return typeof v === "object" && v !== null && typeof v["idFromName"] === "function" && typeof v["get"] === "function";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v["idFromName"] === "function" &&
+    typeof v["get"] === "function"
+  );
 }

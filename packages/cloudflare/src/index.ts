@@ -1,5 +1,14 @@
-export { waitUntilKeeper, DEFAULT_WAIT_UNTIL_KEEPER, type WaitUntilKeeperOptions } from "./keeper/wait-until-keeper.ts";
-export { budgetKeeper, DEFAULT_BUDGET_KEEPER, type BudgetKeeperOptions, type HandoffOptions } from "./keeper/budget-keeper.ts";
+export {
+  waitUntilKeeper,
+  DEFAULT_WAIT_UNTIL_KEEPER,
+  type WaitUntilKeeperOptions,
+} from "./keeper/wait-until-keeper.ts";
+export {
+  budgetKeeper,
+  DEFAULT_BUDGET_KEEPER,
+  type BudgetKeeperOptions,
+  type HandoffOptions,
+} from "./keeper/budget-keeper.ts";
 export type { KeeperEvent, KeeperEventSink } from "./keeper/events.ts";
 export { LeaseKeeper } from "./durable-object/lease-keeper.ts";
 export { DEFAULT_LEASE_KEEPER } from "./durable-object/defaults.ts";
@@ -14,6 +23,16 @@ export { bindingTransport } from "./client/binding-transport.ts";
 export { httpTransport, type HttpTransportOptions } from "./client/http-transport.ts";
 export type { KeeperTransport } from "./client/transport.ts";
 export { leaseObjectName } from "./client/lease-object-name.ts";
-export { redisFromEnv, keeperFromEnv, type EdgelockEnv, type KeeperFromEnvOptions } from "./from-env.ts";
+export {
+  redisFromEnv,
+  keeperFromEnv,
+  type EdgelockEnv,
+  type KeeperFromEnvOptions,
+} from "./from-env.ts";
 export type { KeeperOp, KeeperState, KeeperReason, KeeperStatus, KeepOptions } from "./protocol.ts";
-export type { DurableObjectNamespaceLike, DurableObjectStateLike, DurableObjectStorageLike, WaitUntil } from "./cf-types.ts";
+export type {
+  DurableObjectNamespaceLike,
+  DurableObjectStateLike,
+  DurableObjectStorageLike,
+  WaitUntil,
+} from "./cf-types.ts";

@@ -7,7 +7,12 @@ import type { SerializedLease } from "@edgelock/core";
  */
 export type KeeperOp = "keep" | "heartbeat" | "release" | "status";
 
-export const KEEPER_OPS: readonly KeeperOp[] = Object.freeze(["keep", "heartbeat", "release", "status"]);
+export const KEEPER_OPS: readonly KeeperOp[] = Object.freeze([
+  "keep",
+  "heartbeat",
+  "release",
+  "status",
+]);
 
 /** Path prefix of every keeper request. */
 export const KEEPER_PATH_PREFIX = "/v1/leases/";
@@ -48,12 +53,7 @@ export interface KeeperRequestBody extends Partial<KeepOptions> {
 export type KeeperState = "kept" | "released" | "lost" | "ended" | "unknown";
 
 export type KeeperReason =
-  | "gone"
-  | "renew-failed"
-  | "max-hold"
-  | "missed-heartbeat"
-  | "release-unknown"
-  | "not-held";
+  "gone" | "renew-failed" | "max-hold" | "missed-heartbeat" | "release-unknown" | "not-held";
 
 /** What the keeper knows about one lease. */
 export interface KeeperStatus {

@@ -2,8 +2,16 @@ import { InvalidArgumentError } from "@edgelock/core";
 
 /** An integer number of milliseconds ≥ `min`; the message names the argument and the unit. */
 export function checkMs(argument: string, value: unknown, min = 1): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > 2_147_483_647) {
-    throw new InvalidArgumentError(argument, `must be an integer number of milliseconds ≥ ${min}, got ${String(value)}`);
+  if (
+    typeof value !== "number" ||
+    !Number.isInteger(value) ||
+    value < min ||
+    value > 2_147_483_647
+  ) {
+    throw new InvalidArgumentError(
+      argument,
+      `must be an integer number of milliseconds ≥ ${min}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -14,7 +22,14 @@ export function checkOptionalMs(argument: string, value: unknown, min = 1): numb
 
 export function checkLease(argument: string, value: unknown): void {
   const l = value as Record<string, unknown> | null;
-  if (typeof l !== "object" || l === null || l["v"] !== 1 || typeof l["name"] !== "string" || typeof l["owner"] !== "string" || typeof l["fence"] !== "number") {
+  if (
+    typeof l !== "object" ||
+    l === null ||
+    l["v"] !== 1 ||
+    typeof l["name"] !== "string" ||
+    typeof l["owner"] !== "string" ||
+    typeof l["fence"] !== "number"
+  ) {
     throw new InvalidArgumentError(argument, "must be a serialised lease (held.toJSON())");
   }
 }

@@ -22,15 +22,34 @@ export function leaseKeeperWorker(options: LeaseKeeperWorkerOptions = {}) {
     async fetch(request: Request, env: object): Promise<Response> {
       const secret = (env as EdgelockEnv).EDGELOCK_KEEPER_SECRET;
       if (typeof secret !== "string" || secret === "") {
-        return Response.json({ error: "EDGELOCK_KEEPER_SECRET is not set: run `wrangler secret put EDGELOCK_KEEPER_SECRET`" }, { status: 500 });
+        return Response.json(
+          {
+            error:
+              "EDGELOCK_KEEPER_SECRET is not set: run `wrangler secret put EDGELOCK_KEEPER_SECRET`",
+          },
+          { status: 500 },
+        );
       }
       if (!(await hasBearer(request, secret))) return unauthorized();
       const match = OBJECT_PATH.exec(new URL(request.url).pathname);
-      if (!match?.[1]) return Response.json({ error: `not found: use POST ${KEEPER_PATH_PREFIX}{object}/{op}` }, { status: 404 });
-      const namespace = (env as Record<string, unknown>)[binding] as DurableObjectNamespaceLike | undefined;
-      if (!namespace) return Response.json({ error: `env.${binding}: missing Durable Object binding to LeaseKeeper` }, { status: 500 });
+      if (!match?.[1])
+        return Response.json(
+          { error: `not found: use POST ${KEEPER_PATH_PREFIX}{object}/{op}` },
+          { status: 404 },
+        );
+      const namespace = (env as Record<string, unknown>)[binding] as
+        DurableObjectNamespaceLike | undefined;
+      if (!namespace)
+        return Response.json(
+          { error: `env.${binding}: missing Durable Object binding to LeaseKeeper` },
+          { status: 500 },
+        );
       const stub = namespace.get(namespace.idFromName(match[1]) as never);
-      return stub.fetch(request.url, { method: request.method, headers: request.headers, body: await request.text() });
+      return stub.fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: await request.text(),
+      });
     },
   };
 }

@@ -1,7 +1,15 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addFault, delay, eventually, fixedLease, keeper, keeperStub, probe } from "./workerd/support.ts";
+import {
+  addFault,
+  delay,
+  eventually,
+  fixedLease,
+  keeper,
+  keeperStub,
+  probe,
+} from "./workerd/support.ts";
 
 // Alarms are at-least-once and may be late: these drive the object's alarm by hand.
 describe.concurrent("LeaseKeeper alarms", () => {
@@ -15,8 +23,16 @@ describe.concurrent("LeaseKeeper alarms", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const after = await keeper().status(lease);
-    expect(after).toMatchObject({ state: "kept", renewals: before.renewals, nextAlarmAt: before.nextAlarmAt });
-    await eventually(async () => (await keeper().status(lease)).renewals > before.renewals, 2_000, "the real alarm renewed");
+    expect(after).toMatchObject({
+      state: "kept",
+      renewals: before.renewals,
+      nextAlarmAt: before.nextAlarmAt,
+    });
+    await eventually(
+      async () => (await keeper().status(lease)).renewals > before.renewals,
+      2_000,
+      "the real alarm renewed",
+    );
     expect(await probe(prefix).lock("dup").isLocked()).toBe(true);
     await keeper().release(lease);
   });
@@ -47,7 +63,10 @@ describe.concurrent("LeaseKeeper alarms", () => {
     const released = await keeper().release(lease);
     await runInDurableObject(stub, (_, state) => state.storage.setAlarm(Date.now() + 60_000));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await keeper().status(lease)).toMatchObject({ state: "released", renewals: released.renewals });
+    expect(await keeper().status(lease)).toMatchObject({
+      state: "released",
+      renewals: released.renewals,
+    });
     expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 
@@ -59,7 +78,10 @@ describe.concurrent("LeaseKeeper alarms", () => {
     for (let i = 0; i < 5; i++) {
       await delay(150);
       // Fire the alarm and the release together; whichever reaches Redis first, the verdict is "released".
-      const [, status] = await Promise.all([runDurableObjectAlarm(stub), i === 4 ? keeper().release(lease) : keeper().status(lease)]);
+      const [, status] = await Promise.all([
+        runDurableObjectAlarm(stub),
+        i === 4 ? keeper().release(lease) : keeper().status(lease),
+      ]);
       if (i === 4) expect(status.state).toBe("released");
     }
     await delay(300);
@@ -67,7 +89,9 @@ describe.concurrent("LeaseKeeper alarms", () => {
     expect(await probe(prefix).lock("race").isLocked()).toBe(false);
   });
 
-  it("renewals that keep failing mark the lease lost before it runs out, and the next heartbeat says so", async ({ skip }) => {
+  it("renewals that keep failing mark the lease lost before it runs out, and the next heartbeat says so", async ({
+    skip,
+  }) => {
     const { env } = await import("cloudflare:test");
     if (!env.REST_FAULTS) skip("the rest-server has no fault injection (external Upstash)");
     const prefix = keyPrefix();
@@ -75,7 +99,14 @@ describe.concurrent("LeaseKeeper alarms", () => {
     await keeper().keep(lease, { maxHoldMs: 60_000, leaseMs: 600 });
     // Every request naming this owner now fails with a 502 before running.
     await addFault({ kind: "fail-before", times: 1_000, match: lease.owner });
-    await eventually(async () => (await keeper().status(lease)).state !== "kept", 2_000, "keeper gave up");
-    expect(await keeper().heartbeat(lease)).toMatchObject({ state: "lost", reason: "renew-failed" });
+    await eventually(
+      async () => (await keeper().status(lease)).state !== "kept",
+      2_000,
+      "keeper gave up",
+    );
+    expect(await keeper().heartbeat(lease)).toMatchObject({
+      state: "lost",
+      reason: "renew-failed",
+    });
   });
 });

@@ -4,7 +4,7 @@ import { delay, eventually, fixedLease, keeper, keeperStub, probe } from "./work
 import { runDurableObjectAlarm } from "cloudflare:test";
 
 // Short leases (600 ms, renewed every 200 ms) so that five lease periods take three seconds.
-describe("LeaseKeeper (Durable Object)", () => {
+describe.concurrent("LeaseKeeper (Durable Object)", () => {
   it("keeps a handed-over lease over five lease periods and stops at release", async () => {
     const prefix = keyPrefix();
     const { held, lease } = await fixedLease(prefix, "kept");
@@ -42,7 +42,11 @@ describe("LeaseKeeper (Durable Object)", () => {
     await delay(1_000);
     expect(await lock.isLocked()).toBe(true);
     await eventually(async () => !(await lock.isLocked()), 1_500, "lock free after maxHoldMs");
-    await eventually(async () => (await keeper().status(lease)).state !== "kept", 1_000, "keeper stopped");
+    await eventually(
+      async () => (await keeper().status(lease)).state !== "kept",
+      1_000,
+      "keeper stopped",
+    );
     expect(await keeper().heartbeat(lease)).toMatchObject({ state: "ended", reason: "max-hold" });
   });
 
@@ -56,8 +60,15 @@ describe("LeaseKeeper (Durable Object)", () => {
     }
     const lock = probe(prefix).lock("heartbeat");
     expect(await lock.isLocked()).toBe(true); // 1.2 s: kept while heartbeats came
-    await eventually(async () => (await keeper().status(lease)).state !== "kept", 1_500, "keeper stopped");
-    expect(await keeper().heartbeat(lease)).toMatchObject({ state: "ended", reason: "missed-heartbeat" });
+    await eventually(
+      async () => (await keeper().status(lease)).state !== "kept",
+      1_500,
+      "keeper stopped",
+    );
+    expect(await keeper().heartbeat(lease)).toMatchObject({
+      state: "ended",
+      reason: "missed-heartbeat",
+    });
     await eventually(async () => !(await lock.isLocked()), 1_500, "lease ran out");
   });
 
@@ -66,7 +77,11 @@ describe("LeaseKeeper (Durable Object)", () => {
     const { lease } = await fixedLease(prefix, "stolen");
     await keeper().keep(lease, { maxHoldMs: 60_000, leaseMs: 600 });
     await probe(prefix).lock("stolen").forceUnlock();
-    await eventually(async () => (await keeper().status(lease)).state !== "kept", 1_000, "keeper noticed");
+    await eventually(
+      async () => (await keeper().status(lease)).state !== "kept",
+      1_000,
+      "keeper noticed",
+    );
     expect(await keeper().heartbeat(lease)).toMatchObject({ state: "lost", reason: "gone" });
     expect((await keeper().release(lease)).state).toBe("lost");
   });
@@ -75,6 +90,10 @@ describe("LeaseKeeper (Durable Object)", () => {
     const prefix = keyPrefix();
     const { held, lease } = await fixedLease(prefix, "late");
     await held.release();
-    expect(await keeper().keep(lease, { maxHoldMs: 60_000, leaseMs: 600 })).toMatchObject({ state: "lost", reason: "gone", renewals: 0 });
+    expect(await keeper().keep(lease, { maxHoldMs: 60_000, leaseMs: 600 })).toMatchObject({
+      state: "lost",
+      reason: "gone",
+      renewals: 0,
+    });
   });
 });

@@ -5,5 +5,6 @@ import { runLockConformance } from "../../core/test/conformance/lock.conformance
 // The core's Lock conformance suite, inside workerd: the edge path users run in production.
 runLockConformance({
   name: "workerd (@upstash/redis/cloudflare → rest-server)",
-  makeRedis: () => new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }),
+  makeRedis: () =>
+    new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }),
 });

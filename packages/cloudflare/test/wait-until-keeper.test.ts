@@ -1,47 +1,59 @@
 import { LeaseLostError } from "@edgelock/core";
 import { keyPrefix } from "@edgelock/testkit";
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import worker, { observed } from "./fixtures/worker.ts";
 import { aborted, delay, probe } from "./workerd/support.ts";
 
-it("a Worker returns at once and waitUntil keeps its lease over five leases, then lets it run out with held.signal aborted", async () => {
-  const prefix = keyPrefix();
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`http://worker/?name=wu-1&prefix=${prefix}&leaseMs=600&budgetMs=3000`), env as never, ctx);
-  expect(response.status).toBe(200);
-  const { fence } = (await response.json()) as { fence: number };
-  const seen = observed.get("wu-1")!;
-  const lock = probe(prefix).lock("wu-1");
+describe.concurrent("waitUntilKeeper in a Worker", () => {
+  it("a Worker returns at once and waitUntil keeps its lease over five leases, then lets it run out with held.signal aborted", async () => {
+    const prefix = keyPrefix();
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`http://worker/?name=wu-1&prefix=${prefix}&leaseMs=600&budgetMs=3000`),
+      env as never,
+      ctx,
+    );
+    expect(response.status).toBe(200);
+    const { fence } = (await response.json()) as { fence: number };
+    const seen = observed.get("wu-1")!;
+    const lock = probe(prefix).lock("wu-1");
 
-  await delay(2_500); // four leases after the response: only the keeper can have kept it
-  expect(await lock.isLocked()).toBe(true);
-  expect(seen.held.signal.aborted).toBe(false);
+    await delay(2_500); // four leases after the response: only the keeper can have kept it
+    expect(await lock.isLocked()).toBe(true);
+    expect(seen.held.signal.aborted).toBe(false);
 
-  await waitOnExecutionContext(ctx); // the loop ends when its budget is spent
-  expect(seen.keeper.map((e) => e.type)).toEqual(["budget-exhausted"]);
-  const reason = await aborted(seen.held.signal, 2_000);
-  expect(reason).toBeInstanceOf(LeaseLostError);
-  expect((reason as LeaseLostError).reason).toBe("deadline");
-  expect(await lock.isLocked()).toBe(false);
-  const renewals = seen.events.filter((e) => e.type === "renewed").length;
-  expect(renewals).toBeGreaterThanOrEqual(10); // ~3000 ms / (600 / 3)
-  console.info(`[waitUntil keeper] lease 600 ms, budget 3000 ms: ${renewals} renewals, fence ${fence}`);
-});
+    await waitOnExecutionContext(ctx); // the loop ends when its budget is spent
+    expect(seen.keeper.map((e) => e.type)).toEqual(["budget-exhausted"]);
+    const reason = await aborted(seen.held.signal, 2_000);
+    expect(reason).toBeInstanceOf(LeaseLostError);
+    expect((reason as LeaseLostError).reason).toBe("deadline");
+    expect(await lock.isLocked()).toBe(false);
+    const renewals = seen.events.filter((e) => e.type === "renewed").length;
+    expect(renewals).toBeGreaterThanOrEqual(10); // ~3000 ms / (600 / 3)
+    console.info(
+      `[waitUntil keeper] lease 600 ms, budget 3000 ms: ${renewals} renewals, fence ${fence}`,
+    );
+  });
 
-it("stops at release: no renewal after it, and the waitUntil promise settles", async () => {
-  const prefix = keyPrefix();
-  const ctx = createExecutionContext();
-  await worker.fetch(new Request(`http://worker/?name=wu-2&prefix=${prefix}&leaseMs=600&budgetMs=10000`), env as never, ctx);
-  const seen = observed.get("wu-2")!;
-  await delay(700);
-  await seen.held.release();
-  const renewals = seen.events.filter((e) => e.type === "renewed").length;
-  expect(renewals).toBeGreaterThanOrEqual(2);
-  await waitOnExecutionContext(ctx); // settles long before the 10 s budget
-  await delay(450);
-  expect(seen.events.filter((e) => e.type === "renewed").length).toBe(renewals);
-  expect(seen.held.signal.aborted).toBe(false);
-  expect(seen.keeper).toEqual([]);
-  expect(await probe(prefix).lock("wu-2").isLocked()).toBe(false);
+  it("stops at release: no renewal after it, and the waitUntil promise settles", async () => {
+    const prefix = keyPrefix();
+    const ctx = createExecutionContext();
+    await worker.fetch(
+      new Request(`http://worker/?name=wu-2&prefix=${prefix}&leaseMs=600&budgetMs=10000`),
+      env as never,
+      ctx,
+    );
+    const seen = observed.get("wu-2")!;
+    await delay(700);
+    await seen.held.release();
+    const renewals = seen.events.filter((e) => e.type === "renewed").length;
+    expect(renewals).toBeGreaterThanOrEqual(2);
+    await waitOnExecutionContext(ctx); // settles long before the 10 s budget
+    await delay(450);
+    expect(seen.events.filter((e) => e.type === "renewed").length).toBe(renewals);
+    expect(seen.held.signal.aborted).toBe(false);
+    expect(seen.keeper).toEqual([]);
+    expect(await probe(prefix).lock("wu-2").isLocked()).toBe(false);
+  });
 });

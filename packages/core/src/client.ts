@@ -4,6 +4,7 @@ import { InvalidArgumentError } from "./errors.ts";
 import { safeSink } from "./events.ts";
 import { randomId } from "./ids.ts";
 import { timerKeeper } from "./lease/keeper.ts";
+import { initializeSentinels, resolveQuarantine } from "./quarantine/quarantine.ts";
 import { Lock } from "./lock/lock.ts";
 import { FairLock } from "./fair-lock/fair-lock.ts";
 import { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
@@ -44,6 +45,12 @@ export interface EdgelockClient {
   countDownLatch(name: string): CountDownLatch;
   /** Resolves when background work (abandoned acquires, failed-dispose cleanups) has settled: pass it to `waitUntil`. */
   settled(): Promise<void>;
+  /**
+   * Writes the restart quarantine's sentinels that are missing (one, or one per cluster slot),
+   * so the first grants on a fresh database are not quarantined. Run it once at first deploy:
+   * it states that no holder exists, and run after a data loss it would hide that loss.
+   */
+  initialize(): Promise<{ written: number; existing: number }>;
   /** The resolved context, for primitives in other packages. @internal */
   readonly context: ClientContext;
 }
@@ -83,6 +90,7 @@ export function createClient(options: ClientOptions): EdgelockClient {
     permitExpirableSemaphore: (name) => new PermitExpirableSemaphore(context, validateName("name", name)),
     countDownLatch: (name) => new CountDownLatch(context, validateName("name", name)),
     settled: () => pendingOf(context),
+    initialize: () => initializeSentinels(context),
   };
 }
 
@@ -104,15 +112,18 @@ function resolveContext(options: ClientOptions): ClientContext {
   const retryWindowMs = validateMs("options.retryWindowMs", o.retryWindowMs ?? d.retryWindowMs);
   const set = new Set<Promise<unknown>>();
   const emit = safeSink(o.onEvent);
+  const leaseMs = validateMs("options.leaseMs", o.leaseMs ?? d.leaseMs, { min: 3 });
+  const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, { min: 1 });
   const context: ClientContext = {
     backend: resolveBackend(o.redis),
     prefix,
-    leaseMs: validateMs("options.leaseMs", o.leaseMs ?? d.leaseMs, { min: 3 }),
+    leaseMs,
     policy: { requestTimeoutMs, retryWindowMs },
-    claimWindowMs: validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, { min: 1 }),
+    claimWindowMs,
     operationRecordTtlMs: validateMs("options.operationRecordTtlMs", o.operationRecordTtlMs ?? d.operationRecordTtlMs, { min: retryWindowMs + 1 }),
     fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
     statsTtlMs: d.statsTtlMs,
+    quarantine: resolveQuarantine(o, { leaseMs, claimWindowMs }),
     keeper: o.keeper ?? timerKeeper(),
     wait: o.wait ?? justInTimeStrategy(),
     emit,

@@ -1,7 +1,9 @@
 import type { Backend } from "./backend/backend.ts";
 import type { EvalPolicy } from "./engine/eval-script.ts";
 import type { EventSink, LockEvent } from "./events.ts";
+import type { QuarantineScope } from "./keys.ts";
 import type { Keeper } from "./lease/keeper.ts";
+import type { QuarantineConfig } from "./quarantine/quarantine.ts";
 import type { WaitStrategy } from "./wait/strategy.ts";
 
 /** Options of `createClient`. Times are integer milliseconds. */
@@ -26,6 +28,23 @@ export interface ClientOptions {
   readonly operationRecordTtlMs?: number;
   /** How long the fence counter outlives the last grant. @default 604_800_000 (7 days) */
   readonly fenceTtlMs?: number;
+  /**
+   * Restart quarantine: when a grant finds the data set's sentinel missing (Redis lost its data,
+   * or this is its first use), no new grant for this long, so a holder from before the loss
+   * cannot overlap a new one. Must cover the longest lease any client of this prefix grants;
+   * while on, this client refuses longer leases. Every client of a prefix should agree.
+   * `client.initialize()` at first deploy spares the very first use. See docs/guarantees.md.
+   * @default 0 (off)
+   */
+  readonly quarantineMs?: number;
+  /**
+   * Where the sentinel lives: one key per prefix ("prefix", a single Redis), or one per cluster
+   * slot ("slot", Redis Cluster: a script may only touch keys of one slot).
+   * @default "prefix"
+   */
+  readonly quarantineScope?: QuarantineScope;
+  /** How long the sentinel outlives the last grant; an idle data set is quarantined once after it. @default 1_209_600_000 (14 days) */
+  readonly sentinelTtlMs?: number;
   /** Observability hook; never allowed to break an operation. */
   readonly onEvent?: (event: LockEvent) => void;
 }
@@ -51,6 +70,7 @@ export interface ClientContext {
   readonly operationRecordTtlMs: number;
   readonly fenceTtlMs: number;
   readonly statsTtlMs: number;
+  readonly quarantine: QuarantineConfig;
   readonly keeper: Keeper;
   readonly wait: WaitStrategy;
   readonly emit: EventSink;

@@ -139,8 +139,12 @@ export class PermitsRefusedError extends LockError {
 export interface QuorumAnswer {
   /** Index of the database in the list given to `quorumLock`. */
   readonly database: number;
-  /** granted/renewed/released: yes; busy: held by another; not-held: our hold is gone there; error: no answer. */
-  readonly status: "granted" | "committed" | "renewed" | "released" | "busy" | "not-held" | "error";
+  /**
+   * granted/renewed/released: yes; busy: held by another; quarantined: this database lost its
+   * data and grants nothing until its restart quarantine ends; not-held: our hold is gone there;
+   * error: no answer.
+   */
+  readonly status: "granted" | "committed" | "renewed" | "released" | "busy" | "quarantined" | "not-held" | "error";
   /** The failure, when `status` is "error". */
   readonly error?: Error;
 }

@@ -13,7 +13,9 @@ export type LockEvent =
   | { type: "release-failed"; name: string; fence: number; error: Error }
   | { type: "retried"; operation: string; attempt: number; error: Error }
   | { type: "outcome-unknown"; operation: string; error: Error }
-  | { type: "abandoned"; name: string; releasedSomething: boolean };
+  | { type: "abandoned"; name: string; releasedSomething: boolean }
+  /** A grant was refused by the restart quarantine: Redis lost its data (or this is its first use). */
+  | { type: "quarantined"; name: string; remainingMs: number };
 
 export type EventSink = (event: LockEvent) => void;
 

@@ -1,22 +1,45 @@
 /**
- * The only place keys are built. Layout: `prefix:v1:{name}:part`. The version lets a changed layout
- * run beside the old one during a gradual deploy; the `{name}` hash tag puts every key of one
- * primitive in one cluster slot, so no script raises CROSSSLOT.
+ * The only place keys are built. Layout: `prefix:v1:{name}:part` (names with braces: see
+ * `hashTag`). The version lets a changed layout run beside the old one during a gradual deploy;
+ * the hash tag puts every key of one primitive in one cluster slot, so no script raises CROSSSLOT.
  */
+import { CLUSTER_SLOTS, slotOf, tagForSlot } from "./cluster-slot.ts";
+
 export const KEY_SCHEMA_VERSION = "v1";
 export const DEFAULT_PREFIX = "edgelock";
 
 export function keyBase(prefix: string, name: string): string {
-  // A name that carries its own `{tag}` keeps it, so callers can co-locate several names
-  // (e.g. for a multi-lock in one slot). Braces are otherwise escaped away from the tag.
   return `${prefix}:${KEY_SCHEMA_VERSION}:${hashTag(name)}`;
 }
 
+/**
+ * The part of every key that stands for `name`; injective, so two distinct names never share a
+ * key. A name without braces is `{name}` (the usual case, readable in any tool). A name with
+ * braces is `{tag}~escaped`: its own `{tag}` when it has one (callers co-locate names that way,
+ * e.g. for a multi-lock in one slot), else the escaped name as the tag, then the whole name with
+ * `%`, `:`, `{` and `}` percent-escaped. So the first `}` always closes the tag, the character
+ * after it tells the two forms apart, and no name can forge the `:part` that follows: `a`, `{a}`
+ * and `a}:fair:{b` each get keys of their own, and no lock's keys are a fair lock's or a semaphore's.
+ */
 export function hashTag(name: string): string {
+  if (!/[{}]/.test(name)) return `{${name}}`;
+  const escaped = escapeName(name);
+  return `{${userTag(name) ?? escaped}}~${escaped}`;
+}
+
+/** Redis Cluster's rule: the text between the first `{` and the next `}`, when not empty. */
+function userTag(name: string): string | undefined {
   const open = name.indexOf("{");
   const close = open >= 0 ? name.indexOf("}", open + 1) : -1;
-  if (open >= 0 && close > open + 1) return `${name.slice(0, open)}{${name.slice(open + 1, close)}}${name.slice(close + 1)}`;
-  return `{${name}}`;
+  return close > open + 1 ? name.slice(open + 1, close) : undefined;
+}
+
+export function escapeName(name: string): string {
+  return name.replace(/[%:{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+export function unescapeName(escaped: string): string {
+  return escaped.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** Keys of one reentrant lock. */
@@ -87,7 +110,7 @@ export type LatchKeys = ReturnType<typeof latchKeys>;
  */
 export function slotTagOf(name: string): string {
   const tagged = hashTag(name);
-  return tagged.slice(tagged.indexOf("{") + 1, tagged.indexOf("}"));
+  return tagged.slice(1, tagged.indexOf("}"));
 }
 
 /** Keys of one quorum lock on one of its databases (each database is independent). */
@@ -142,3 +165,25 @@ export function readWriteLockKeys(prefix: string, name: string) {
 }
 
 export type ReadWriteLockKeys = ReturnType<typeof readWriteLockKeys>;
+
+/** Where the restart quarantine keeps its sentinel: one per key prefix, or one per cluster slot. */
+export type QuarantineScope = "prefix" | "slot";
+
+/**
+ * The restart quarantine's sentinel for the keys of `name` (see `common/quarantine.lua`). Both
+ * forms lie outside every name's keys, which all continue with `{` after the version. "prefix":
+ * one key for the whole prefix, for a single Redis (a script may touch any key). "slot": one key
+ * per cluster slot, tagged to land in the slot of `name`, so a script on Redis Cluster may touch
+ * it beside the name's own keys.
+ */
+export function sentinelKey(prefix: string, name: string, scope: QuarantineScope): string {
+  const head = `${prefix}:${KEY_SCHEMA_VERSION}:sentinel`;
+  return scope === "prefix" ? head : `${head}:{${tagForSlot(slotOf(slotTagOf(name)))}}`;
+}
+
+/** Every sentinel of a scope, for `client.initialize()`. */
+export function allSentinelKeys(prefix: string, scope: QuarantineScope): string[] {
+  const head = `${prefix}:${KEY_SCHEMA_VERSION}:sentinel`;
+  if (scope === "prefix") return [head];
+  return Array.from({ length: CLUSTER_SLOTS }, (_, slot) => `${head}:{${tagForSlot(slot)}}`);
+}

@@ -21,7 +21,10 @@ describe("key names", () => {
     expect(parse(lockKeys("app", "x:sem").queue)).toEqual({ name: "x:sem", kind: "lock" });
     expect(parse(semaphoreKeys("app", "x").queue)).toEqual({ name: "x", kind: "semaphore" });
     expect(parse(fairLockKeys("app", "{t}y").lock)).toEqual({ name: "{t}y", kind: "fair-lock" });
-    expect(parse(readWriteLockKeys("app", "rw").readers)).toEqual({ name: "rw", kind: "read-write-lock" });
+    expect(parse(readWriteLockKeys("app", "rw").readers)).toEqual({
+      name: "rw",
+      kind: "read-write-lock",
+    });
   });
 
   it("ignores keys that outlive state, and other prefixes", () => {

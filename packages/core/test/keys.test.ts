@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashTag, lockKeys } from "../src/keys.ts";
+import { lockKeys, slotTagOf } from "../src/keys.ts";
 
 /** Redis Cluster's hash-tag rule: the part between the first { and the next }, if non-empty. */
 function slotTag(key: string): string {
@@ -19,7 +19,7 @@ describe("keys", () => {
   });
 
   it("a name with its own {tag} keeps it so callers can co-locate names", () => {
-    expect(hashTag("orders{42}")).toBe("orders{42}");
+    expect(slotTagOf("orders{42}")).toBe("42");
     expect(slotTag(lockKeys("p", "orders{42}").lock)).toBe("42");
     expect(slotTag(lockKeys("p", "stock{42}").lock)).toBe("42");
     expect(slotTag(lockKeys("p", "plain").lock)).toBe("plain");

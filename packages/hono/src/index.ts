@@ -1,3 +1,8 @@
 export { lockMiddleware } from "./lock-middleware.ts";
-export { DEFAULT_LOCK_MIDDLEWARE, type LockMiddlewareOptions, type LockVariables, type LockedInfo } from "./options.ts";
+export {
+  DEFAULT_LOCK_MIDDLEWARE,
+  type LockMiddlewareOptions,
+  type LockVariables,
+  type LockedInfo,
+} from "./options.ts";
 export { releaseAfterBody } from "./release-after-body.ts";

@@ -1,7 +1,16 @@
-import { InvalidArgumentError, type AcquireOptions, type EdgelockClient, type HeldLock } from "@edgelock/core";
+import {
+  InvalidArgumentError,
+  type AcquireOptions,
+  type EdgelockClient,
+  type HeldLock,
+} from "@edgelock/core";
 import type { Context, Env, MiddlewareHandler } from "hono";
 import { lockedResponse } from "./locked-response.ts";
-import { DEFAULT_LOCK_MIDDLEWARE, type LockMiddlewareOptions, type LockVariables } from "./options.ts";
+import {
+  DEFAULT_LOCK_MIDDLEWARE,
+  type LockMiddlewareOptions,
+  type LockVariables,
+} from "./options.ts";
 import { releaseAfterBody } from "./release-after-body.ts";
 
 /**
@@ -11,7 +20,9 @@ import { releaseAfterBody } from "./release-after-body.ts";
  * @example
  * app.post("/orders/:id/pay", lockMiddleware({ client, name: (c) => `orders:${c.req.param("id")}` }), handler);
  */
-export function lockMiddleware<E extends Env = Env>(options: LockMiddlewareOptions<E>): MiddlewareHandler<E & { Variables: LockVariables }> {
+export function lockMiddleware<E extends Env = Env>(
+  options: LockMiddlewareOptions<E>,
+): MiddlewareHandler<E & { Variables: LockVariables }> {
   const o = checkOptions(options);
   const acquireOptions: AcquireOptions = {
     waitMs: o.waitMs ?? DEFAULT_LOCK_MIDDLEWARE.waitMs,
@@ -29,7 +40,8 @@ export function lockMiddleware<E extends Env = Env>(options: LockMiddlewareOptio
       // A given-up wait leaves its queue entry in the background: on Workers that cleanup must
       // outlive the response, or the lock stays reserved for a waiter that is gone.
       keepAlive(c, client.settled());
-      if ((error as { code?: string }).code === "ACQUIRE_TIMEOUT") return lockedResponse(ctx, lock, o);
+      if ((error as { code?: string }).code === "ACQUIRE_TIMEOUT")
+        return lockedResponse(ctx, lock, o);
       throw error;
     }
     c.set("lock", held);
@@ -41,7 +53,10 @@ export function lockMiddleware<E extends Env = Env>(options: LockMiddlewareOptio
       await next();
       const body = c.res.body;
       if (body && !c.error) {
-        c.res = new Response(releaseAfterBody(body, () => void release()), c.res);
+        c.res = new Response(
+          releaseAfterBody(body, () => void release()),
+          c.res,
+        );
         releasesLater = true;
       }
     } finally {
@@ -66,10 +81,18 @@ function keepAlive(c: Context, work: Promise<void>): { work: Promise<void>; hand
 }
 
 function checkOptions<E extends Env>(o: LockMiddlewareOptions<E>): LockMiddlewareOptions<E> {
-  if (typeof o !== "object" || o === null) throw new InvalidArgumentError("options", "must be an options object");
-  if (typeof o.name !== "function") throw new InvalidArgumentError("options.name", "must be a function of the request context");
-  if (typeof o.client !== "function" && typeof (o.client as EdgelockClient | undefined)?.lock !== "function") {
-    throw new InvalidArgumentError("options.client", "must be an edgelock client or a function returning one");
+  if (typeof o !== "object" || o === null)
+    throw new InvalidArgumentError("options", "must be an options object");
+  if (typeof o.name !== "function")
+    throw new InvalidArgumentError("options.name", "must be a function of the request context");
+  if (
+    typeof o.client !== "function" &&
+    typeof (o.client as EdgelockClient | undefined)?.lock !== "function"
+  ) {
+    throw new InvalidArgumentError(
+      "options.client",
+      "must be an edgelock client or a function returning one",
+    );
   }
   return o;
 }

@@ -3,7 +3,10 @@
  * reader cancels it (client gone), or when it fails — i.e. once the response is over, however it
  * ended. Streamed responses keep the lock until their last chunk.
  */
-export function releaseAfterBody(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
+export function releaseAfterBody(
+  body: ReadableStream<Uint8Array>,
+  done: () => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let finished = false;
   const finish = () => {

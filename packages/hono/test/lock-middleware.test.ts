@@ -4,7 +4,11 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { recorders } from "./fixtures/app.ts";
 
-const probe = (prefix: string) => createClient({ redis: { url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }, prefix });
+const probe = (prefix: string) =>
+  createClient({
+    redis: { url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN },
+    prefix,
+  });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function eventually(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -20,14 +24,22 @@ describe.concurrent("lockMiddleware in workerd", () => {
     const prefix = keyPrefix();
     const run = crypto.randomUUID();
     const responses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => SELF.fetch(`http://app/serial/k?prefix=${prefix}&run=${run}&who=req-${i}`, { method: "POST" })),
+      Array.from({ length: 12 }, (_, i) =>
+        SELF.fetch(`http://app/serial/k?prefix=${prefix}&run=${run}&who=req-${i}`, {
+          method: "POST",
+        }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(12).fill(200));
     const recorder = recorders.get(run)!;
     expect(recorder.intervals()).toHaveLength(12);
     expect(recorder.overlaps()).toEqual([]);
     expect(recorder.fencesIncreasingInGrantOrder()).toBe(true);
-    await eventually(async () => !(await probe(prefix).lock("job:k").isLocked()), 2_000, "released after the last response");
+    await eventually(
+      async () => !(await probe(prefix).lock("job:k").isLocked()),
+      2_000,
+      "released after the last response",
+    );
   });
 
   it("answers 423 with Retry-After when the lock stays busy for the wait budget", async () => {
@@ -40,7 +52,11 @@ describe.concurrent("lockMiddleware in workerd", () => {
     expect(await response.json()).toEqual({ error: "locked", name: "job:b" });
     await held.release();
     // The refused request's queue entry may still get the grant (core: until its claim window ends, 2 s).
-    await eventually(async () => !(await probe(prefix).lock("job:b").isLocked()), 3_000, "the refused waiter left");
+    await eventually(
+      async () => !(await probe(prefix).lock("job:b").isLocked()),
+      3_000,
+      "the refused waiter left",
+    );
     expect((await SELF.fetch(`http://app/busy/b?prefix=${prefix}`)).status).toBe(200);
   });
 
@@ -48,7 +64,11 @@ describe.concurrent("lockMiddleware in workerd", () => {
     const prefix = keyPrefix();
     const response = await SELF.fetch(`http://app/throw/t?prefix=${prefix}`);
     expect(response.status).toBe(500);
-    await eventually(async () => !(await probe(prefix).lock("job:t").isLocked()), 2_000, "released after the error");
+    await eventually(
+      async () => !(await probe(prefix).lock("job:t").isLocked()),
+      2_000,
+      "released after the error",
+    );
   });
 
   it("holds the lock while a streamed body is sent, and releases after its last chunk", async () => {

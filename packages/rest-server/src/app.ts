@@ -41,12 +41,17 @@ export function createApp(options: RestServerOptions): RestApp {
     await next();
     c.res.headers.set(SYNC_TOKEN_HEADER, syncTokens.next());
     // The path only: the query string may carry `_token`.
-    if (!c.req.path.startsWith(CONTROL_PREFIX)) log(`${c.req.method} ${c.req.path} ${c.res.status}`);
+    if (!c.req.path.startsWith(CONTROL_PREFIX)) {
+      log(`${c.req.method} ${c.req.path} ${c.res.status}`);
+    }
   });
   mountControl(app, { token, enableFaults, maxBodyBytes, stats, faults });
   const execute = { redis, onCommand: (name: string) => stats.countCommand(name) };
   app.all("*", (c) =>
-    handleDataPlane({ token, maxBodyBytes, stats, execute, subscriptions, faults, suspensions, log }, c),
+    handleDataPlane(
+      { token, maxBodyBytes, stats, execute, subscriptions, faults, suspensions, log },
+      c,
+    ),
   );
   app.onError((error, c) => {
     // A dropped connection has no response; rethrowing makes `app.request()` reject like fetch.

@@ -1,8 +1,11 @@
 /** Thrown when a request body is larger than the configured limit. */
 export class BodyTooLargeError extends Error {
   override readonly name = "BodyTooLargeError";
-  constructor(readonly limitBytes: number) {
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number) {
     super(`ERR max request size exceeded (limit ${limitBytes} bytes)`);
+    this.limitBytes = limitBytes;
   }
 }
 

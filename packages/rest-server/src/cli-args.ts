@@ -56,7 +56,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   if (values.help === true) return "help";
   const token = values.token ?? env["EDGELOCK_REST_TOKEN"] ?? env["UPSTASH_REDIS_REST_TOKEN"] ?? "";
   if (token.length === 0) {
-    throw new CliUsageError("a token is required: pass --token or set EDGELOCK_REST_TOKEN (or UPSTASH_REDIS_REST_TOKEN)");
+    throw new CliUsageError(
+      "a token is required: pass --token or set EDGELOCK_REST_TOKEN (or UPSTASH_REDIS_REST_TOKEN)",
+    );
   }
   const maxBody = values["max-body-bytes"];
   return {
@@ -65,7 +67,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
     host: values.host ?? env["HOST"] ?? "127.0.0.1",
     token,
     enableFaults: values["enable-faults"] === true,
-    maxBodyBytes: maxBody === undefined ? undefined : integer("--max-body-bytes", maxBody, 1, Number.MAX_SAFE_INTEGER),
+    maxBodyBytes:
+      maxBody === undefined
+        ? undefined
+        : integer("--max-body-bytes", maxBody, 1, Number.MAX_SAFE_INTEGER),
     verbose: values.verbose === true,
   };
 }
@@ -73,7 +78,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
 function integer(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
-    throw new CliUsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    throw new CliUsageError(
+      `${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`,
+    );
   }
   return value;
 }

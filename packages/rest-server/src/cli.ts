@@ -33,7 +33,9 @@ async function main(): Promise<number> {
     return 1;
   }
   const faults = config.enableFaults ? " (fault injection enabled)" : "";
-  process.stdout.write(`edgelock-rest-server listening on ${server.url} -> ${redactUrl(config.redisUrl)}${faults}\n`);
+  process.stdout.write(
+    `edgelock-rest-server listening on ${server.url} -> ${redactUrl(config.redisUrl)}${faults}\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

@@ -13,14 +13,23 @@ export type OwnedRedisClient = RestRedisClient & { destroy(): void; readonly isO
  * disconnected fail at once (no offline queue), so a request during an outage gets a 503 rather
  * than waiting silently.
  */
-export async function connectRedis(url: string, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): Promise<OwnedRedisClient> {
+export async function connectRedis(
+  url: string,
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+): Promise<OwnedRedisClient> {
   let connected = false;
   const client = createClient({
     url,
     disableOfflineQueue: true,
+    // No CLIENT SETINFO handshake. node-redis 5.9 ends a reconnection "ready" on a dead socket
+    // (and hangs every later command) when the socket fails during the handshake, which happens
+    // when Redis restarts; without handshake commands it is ready before any such failure, and
+    // a failure after ready triggers a proper reconnect.
+    disableClientInfo: true,
     socket: {
       connectTimeout: connectTimeoutMs,
-      reconnectStrategy: (retries, cause) => (connected ? Math.min(50 * (retries + 1), 500) : cause),
+      reconnectStrategy: (retries, cause) =>
+        connected ? Math.min(50 * (retries + 1), 500) : cause,
     },
   });
   // node-redis emits 'error' for every failed reconnect attempt; an unhandled one would crash.

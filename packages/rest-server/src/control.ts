@@ -23,7 +23,9 @@ export function mountControl(app: Hono, ctx: ControlContext): void {
   app.use(`${CONTROL_PREFIX}/*`, async (c, next) => {
     if (!isAuthorized(c.req.raw, ctx.token)) return c.json({ error: UNAUTHORIZED_MESSAGE }, 401);
     const isFaultEndpoint = /^\/__edgelock\/(faults|flush-scripts)\/?$/.test(c.req.path);
-    if (isFaultEndpoint && !ctx.enableFaults) return c.json({ error: "fault injection is disabled" }, 404);
+    if (isFaultEndpoint && !ctx.enableFaults) {
+      return c.json({ error: "fault injection is disabled" }, 404);
+    }
     await next();
     return undefined;
   });
@@ -52,14 +54,18 @@ export function mountControl(app: Hono, ctx: ControlContext): void {
     await ctx.faults.add({ kind: "flush-scripts" });
     return c.json({ ok: true });
   });
-  app.all(`${CONTROL_PREFIX}/*`, (c) => c.json({ error: `no control endpoint ${c.req.method} ${c.req.path}` }, 404));
+  app.all(`${CONTROL_PREFIX}/*`, (c) =>
+    c.json({ error: `no control endpoint ${c.req.method} ${c.req.path}` }, 404),
+  );
 }
 
 async function readJson(c: Context, maxBodyBytes: number): Promise<unknown> {
   try {
     return JSON.parse(await readBodyText(c.req.raw, maxBodyBytes)) as unknown;
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return c.json({ error: error.message }, 413, { connection: "close" });
+    if (error instanceof BodyTooLargeError) {
+      return c.json({ error: error.message }, 413, { connection: "close" });
+    }
     return c.json({ error: "body is not valid JSON" }, 400);
   }
 }

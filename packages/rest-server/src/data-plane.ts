@@ -36,12 +36,17 @@ const ALLOWED_METHODS = new Set(["HEAD", "GET", "POST", "PUT"]);
 export async function handleDataPlane(ctx: DataPlaneContext, c: Context): Promise<Response> {
   // Touch the signal first: @hono/node-server only aborts it on disconnect if it exists by then.
   const signal = c.req.raw.signal;
-  if (!ALLOWED_METHODS.has(c.req.method)) return c.json({ error: `ERR method ${c.req.method} not allowed` }, 405);
+  if (!ALLOWED_METHODS.has(c.req.method)) {
+    return c.json({ error: `ERR method ${c.req.method} not allowed` }, 405);
+  }
   ctx.stats.countRequest();
   if (!isAuthorized(c.req.raw, ctx.token)) return c.json({ error: UNAUTHORIZED_MESSAGE }, 401);
   const format = c.req.header("upstash-response-format");
   if (format !== undefined && format.toLowerCase() !== "json") {
-    return c.json({ error: `ERR response format '${format}' is not supported by this server (only json)` }, 400);
+    return c.json(
+      { error: `ERR response format '${format}' is not supported by this server (only json)` },
+      400,
+    );
   }
   const url = new URL(c.req.url);
   const streamKind = subscribeKindOf(url.pathname);
@@ -52,35 +57,55 @@ export async function handleDataPlane(ctx: DataPlaneContext, c: Context): Promis
   } catch (error) {
     // The unread rest of the body is still on the socket: close it rather than let the client
     // reuse a connection the server is about to drop.
-    if (error instanceof BodyTooLargeError) return c.json({ error: error.message }, 413, { connection: "close" });
+    if (error instanceof BodyTooLargeError) {
+      return c.json({ error: error.message }, 413, { connection: "close" });
+    }
     if (error instanceof MalformedRequestError) return c.json({ error: error.message }, 400);
     if (error instanceof RedisUnavailableError) return c.json({ error: error.message }, 503);
     throw error;
   }
 }
 
-async function dispatch(ctx: DataPlaneContext, c: Context, url: URL, body: string): Promise<Response> {
+async function dispatch(
+  ctx: DataPlaneContext,
+  c: Context,
+  url: URL,
+  body: string,
+): Promise<Response> {
   const encoding = encodingOf(c.req.raw);
   const path = url.pathname;
-  if (path === "/pipeline" || path === "/multi-exec") {
+  if (path === "/pipeline") {
     const commands = parseBatchBody(body);
     return runWithFaults(ctx, c, body, async () => {
-      if (path === "/pipeline") return c.json((await executePipeline(ctx.execute, commands)).map((o) => entry(o, encoding)));
-      const outcome = await executeTransaction(ctx.execute, commands);
-      if ("discarded" in outcome) return c.json({ error: outcome.discarded }, 400);
-      return c.json(outcome.map((o) => entry(o, encoding)));
+      const outcomes = await executePipeline(ctx.execute, commands);
+      return c.json(outcomes.map((outcome) => entry(outcome, encoding)));
+    });
+  }
+  if (path === "/multi-exec") {
+    const commands = parseBatchBody(body);
+    return runWithFaults(ctx, c, body, async () => {
+      const outcomes = await executeTransaction(ctx.execute, commands);
+      if ("discarded" in outcomes) return c.json({ error: outcomes.discarded }, 400);
+      return c.json(outcomes.map((outcome) => entry(outcome, encoding)));
     });
   }
   const command = path === "/" ? parseSingleBody(body) : parsePathCommand(url, body);
+  // A path-style GET has no body: its path is what fault rules match.
   return runWithFaults(ctx, c, body.length > 0 ? body : path, async () => {
     const outcome = await executeSingle(ctx.execute, command);
-    return "error" in outcome ? c.json({ error: outcome.error }, 400) : c.json(entry(outcome, encoding));
+    if ("error" in outcome) return c.json({ error: outcome.error }, 400);
+    return c.json(entry(outcome, encoding));
   });
 }
 
 /** One `{result}` or `{error}`; errors are never encoded. */
-function entry(outcome: Outcome, encoding: StringEncoding): { result: unknown } | { error: string } {
-  return "error" in outcome ? { error: outcome.error } : { result: toJsonReply(outcome.result, encoding) };
+function entry(
+  outcome: Outcome,
+  encoding: StringEncoding,
+): { result: unknown } | { error: string } {
+  return "error" in outcome
+    ? { error: outcome.error }
+    : { result: toJsonReply(outcome.result, encoding) };
 }
 
 function subscribeKindOf(path: string): SubscribeKind | undefined {
@@ -99,7 +124,9 @@ async function subscribe(
   signal: AbortSignal,
 ): Promise<Response> {
   const targets = pathSegments(url.pathname)?.slice(1) ?? [];
-  if (targets.length === 0) return c.json({ error: `ERR wrong number of arguments for '${kind}' command` }, 400);
+  if (targets.length === 0) {
+    return c.json({ error: `ERR wrong number of arguments for '${kind}' command` }, 400);
+  }
   ctx.execute.onCommand(kind);
   try {
     return await ctx.subscriptions.open(kind, targets, signal, {
@@ -108,6 +135,8 @@ async function subscribe(
       connection: "keep-alive",
     });
   } catch (error) {
-    throw new RedisUnavailableError(`ERR redis unavailable: ${(error as Error).message}`, { cause: error });
+    throw new RedisUnavailableError(`ERR redis unavailable: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -16,7 +16,9 @@ export type StringEncoding = "utf8" | "base64";
 
 /** Reads the `Upstash-Encoding` request header. */
 export function encodingOf(request: Request): StringEncoding {
-  return request.headers.get("upstash-encoding")?.trim().toLowerCase() === "base64" ? "base64" : "utf8";
+  return request.headers.get("upstash-encoding")?.trim().toLowerCase() === "base64"
+    ? "base64"
+    : "utf8";
 }
 
 /**
@@ -33,7 +35,9 @@ export function toJsonReply(reply: unknown, encoding: StringEncoding): JsonReply
 
 function convert(reply: unknown, encoding: StringEncoding): JsonReply {
   if (reply === null || reply === undefined) return null;
-  if (Buffer.isBuffer(reply)) return encoding === "base64" ? reply.toString("base64") : reply.toString("utf8");
+  if (Buffer.isBuffer(reply)) {
+    return encoding === "base64" ? reply.toString("base64") : reply.toString("utf8");
+  }
   if (typeof reply === "string" || reply instanceof String) {
     return convert(Buffer.from(String(reply), "utf8"), encoding);
   }
@@ -45,7 +49,9 @@ function convert(reply: unknown, encoding: StringEncoding): JsonReply {
   if (reply instanceof ErrorReply) return convert(reply.message, encoding);
   if (Array.isArray(reply)) return reply.map((item) => convert(item, encoding));
   if (reply instanceof Set) return [...reply].map((item) => convert(item, encoding));
-  if (reply instanceof Map) return [...reply].flatMap(([k, v]) => [convert(k, encoding), convert(v, encoding)]);
+  if (reply instanceof Map) {
+    return [...reply].flatMap(([k, v]) => [convert(k, encoding), convert(v, encoding)]);
+  }
   if (typeof reply === "object") {
     return Object.entries(reply).flatMap(([k, v]) => [convert(k, encoding), convert(v, encoding)]);
   }
@@ -53,5 +59,8 @@ function convert(reply: unknown, encoding: StringEncoding): JsonReply {
 }
 
 function isOk(reply: unknown): boolean {
-  return (Buffer.isBuffer(reply) && reply.length === 2 && reply.toString("latin1") === "OK") || reply === "OK";
+  return (
+    (Buffer.isBuffer(reply) && reply.length === 2 && reply.toString("latin1") === "OK") ||
+    reply === "OK"
+  );
 }

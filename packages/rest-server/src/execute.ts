@@ -37,10 +37,15 @@ export async function executeSingle(ctx: ExecuteContext, command: ParsedCommand)
  * `POST /pipeline`: every command is written at once (node-redis pipelines writes made in the
  * same tick) and answered in order, errors inline. Not atomic, like Upstash's.
  */
-export async function executePipeline(ctx: ExecuteContext, commands: readonly ParsedCommand[]): Promise<Outcome[]> {
+export async function executePipeline(
+  ctx: ExecuteContext,
+  commands: readonly ParsedCommand[],
+): Promise<Outcome[]> {
   const pending = commands.map((command) => {
     const rejected = rejectionOf(command);
-    return rejected !== undefined ? Promise.resolve<Outcome>({ error: rejected }) : settle(send(ctx, command as CommandArgs));
+    return rejected !== undefined
+      ? Promise.resolve<Outcome>({ error: rejected })
+      : settle(send(ctx, command as CommandArgs));
   });
   return Promise.all(pending);
 }
@@ -57,10 +62,13 @@ export async function executeTransaction(
 ): Promise<Outcome[] | Discarded> {
   for (const [index, command] of commands.entries()) {
     const rejected = rejectionOf(command);
-    if (rejected !== undefined) return { discarded: `${rejected} (command ${index + 1}); transaction discarded` };
+    if (rejected !== undefined) {
+      return { discarded: `${rejected} (command ${index + 1}); transaction discarded` };
+    }
   }
   const chainId = Symbol("multi-exec");
-  const raw = (args: readonly string[]) => ctx.redis.sendCommand(args, { ...BUFFER_REPLIES, chainId });
+  const raw = (args: readonly string[]) =>
+    ctx.redis.sendCommand(args, { ...BUFFER_REPLIES, chainId });
   const multi = raw(["MULTI"]);
   const queued = commands.map((command) => {
     ctx.onCommand((command as CommandArgs)[0]!.toLowerCase());
@@ -69,18 +77,25 @@ export async function executeTransaction(
   const exec = raw(["EXEC"]);
   const [multiDone, execDone, ...queuedDone] = await Promise.allSettled([multi, exec, ...queued]);
   for (const settled of [multiDone, execDone, ...queuedDone]) {
-    if (settled?.status === "rejected" && !(settled.reason instanceof ErrorReply)) throw unavailable(settled.reason);
+    if (settled?.status === "rejected" && !(settled.reason instanceof ErrorReply)) {
+      throw unavailable(settled.reason);
+    }
   }
   if (execDone?.status === "rejected") {
     const firstQueueError = queuedDone.findIndex((s) => s.status === "rejected");
     const cause = queuedDone[firstQueueError];
-    const detail = cause?.status === "rejected" ? ` (command ${firstQueueError + 1}: ${(cause.reason as Error).message})` : "";
+    const detail =
+      cause?.status === "rejected"
+        ? ` (command ${firstQueueError + 1}: ${(cause.reason as Error).message})`
+        : "";
     return { discarded: `${(execDone.reason as Error).message}${detail}` };
   }
   const replies = execDone?.status === "fulfilled" ? execDone.value : null;
   // A null EXEC reply means an aborted WATCH, which cannot happen since WATCH is refused.
   if (!Array.isArray(replies)) return { discarded: "EXECABORT Transaction discarded" };
-  return replies.map((reply: unknown) => (reply instanceof ErrorReply ? { error: reply.message } : { result: reply }));
+  return replies.map((reply: unknown) =>
+    reply instanceof ErrorReply ? { error: reply.message } : { result: reply },
+  );
 }
 
 function rejectionOf(command: ParsedCommand): string | undefined {

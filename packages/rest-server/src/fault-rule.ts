@@ -3,15 +3,30 @@ export type FaultRule =
   /** Every request until cleared: half the delay before executing, half after. */
   | { readonly kind: "latency"; readonly ms: number; readonly jitterMs?: number }
   /** Answer `status` (default 502) without executing. */
-  | { readonly kind: "fail-before"; readonly times?: number; readonly status?: number; readonly match?: string }
+  | {
+      readonly kind: "fail-before";
+      readonly times?: number;
+      readonly status?: number;
+      readonly match?: string;
+    }
   /** Execute, then answer `status` (default 502) instead of the result. */
-  | { readonly kind: "fail-after"; readonly times?: number; readonly status?: number; readonly match?: string }
+  | {
+      readonly kind: "fail-after";
+      readonly times?: number;
+      readonly status?: number;
+      readonly match?: string;
+    }
   /** Execute, then destroy the socket: the client gets no HTTP response at all. */
   | { readonly kind: "drop-after"; readonly times?: number; readonly match?: string }
   /** Destroy the socket without executing. */
   | { readonly kind: "drop-before"; readonly times?: number; readonly match?: string }
   /** Never answer (until the client gives up); with `execute: true` the command runs first. */
-  | { readonly kind: "hang"; readonly times?: number; readonly match?: string; readonly execute?: boolean }
+  | {
+      readonly kind: "hang";
+      readonly times?: number;
+      readonly match?: string;
+      readonly execute?: boolean;
+    }
   /** `SCRIPT FLUSH` now; not kept as a rule. */
   | { readonly kind: "flush-scripts" };
 
@@ -48,27 +63,40 @@ export function validateFaultRule(input: unknown): FaultRule {
   if (times !== undefined) out["times"] = times;
   const match = rule["match"];
   if (match !== undefined) {
-    if (typeof match !== "string" || match.length === 0) throw new FaultRuleError("`match` must be a non-empty string");
+    if (typeof match !== "string" || match.length === 0) {
+      throw new FaultRuleError("`match` must be a non-empty string");
+    }
     out["match"] = match;
   }
   if (kind === "fail-before" || kind === "fail-after") {
     const status = integerField(rule, "status", 400, false);
-    if (status !== undefined && status > 599) throw new FaultRuleError("`status` must be an HTTP status from 400 to 599");
+    if (status !== undefined && status > 599) {
+      throw new FaultRuleError("`status` must be an HTTP status from 400 to 599");
+    }
     if (status !== undefined) out["status"] = status;
   }
   if (kind === "hang" && rule["execute"] !== undefined) {
-    if (typeof rule["execute"] !== "boolean") throw new FaultRuleError("`execute` must be a boolean");
+    if (typeof rule["execute"] !== "boolean") {
+      throw new FaultRuleError("`execute` must be a boolean");
+    }
     out["execute"] = rule["execute"];
   }
   return out as FaultRule;
 }
 
-function integerField(rule: Record<string, unknown>, name: string, min: number, required: boolean): number | undefined {
+function integerField(
+  rule: Record<string, unknown>,
+  name: string,
+  min: number,
+  required: boolean,
+): number | undefined {
   const value = rule[name];
   if (value === undefined && !required) return undefined;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
     const unit = name.endsWith("Ms") || name === "ms" ? " (milliseconds)" : "";
-    throw new FaultRuleError(`\`${name}\` must be an integer >= ${min}${unit}, got ${JSON.stringify(value)}`);
+    throw new FaultRuleError(
+      `\`${name}\` must be an integer >= ${min}${unit}, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }

@@ -51,4 +51,5 @@ async function hang(ctx: FaultRunContext, c: Context): Promise<Response> {
   return new Response(null, { status: 499 });
 }
 
-const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+const sleep = (ms: number) =>
+  ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

@@ -46,7 +46,9 @@ export interface ResolvedRestServerOptions {
 
 /** Merges defaults once and rejects bad options with a message naming the option and its unit. */
 export function resolveRestServerOptions(options: RestServerOptions): ResolvedRestServerOptions {
-  if (typeof options !== "object" || options === null) throw new TypeError("createApp: options must be an object");
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("createApp: options must be an object");
+  }
   if (typeof options.redis?.sendCommand !== "function") {
     throw new TypeError("createApp: options.redis must be a connected node-redis client");
   }
@@ -55,7 +57,9 @@ export function resolveRestServerOptions(options: RestServerOptions): ResolvedRe
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_REST_SERVER_OPTIONS.maxBodyBytes;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
-    throw new TypeError(`createApp: options.maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}`);
+    throw new TypeError(
+      `createApp: options.maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}`,
+    );
   }
   if (options.log !== undefined && typeof options.log !== "function") {
     throw new TypeError("createApp: options.log must be a function");

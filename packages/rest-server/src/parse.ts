@@ -8,7 +8,8 @@ export interface InvalidCommand {
 
 export type ParsedCommand = CommandArgs | InvalidCommand;
 
-export const isInvalid = (command: ParsedCommand): command is InvalidCommand => "invalid" in command;
+export const isInvalid = (command: ParsedCommand): command is InvalidCommand =>
+  "invalid" in command;
 
 /** Thrown when a body is not the JSON shape the endpoint expects; answered with 400. */
 export class MalformedRequestError extends Error {
@@ -18,7 +19,11 @@ export class MalformedRequestError extends Error {
 /** `POST /` body: `["SET", "k", "v"]`. */
 export function parseSingleBody(text: string): ParsedCommand {
   const json = parseJson(text);
-  if (!Array.isArray(json)) throw new MalformedRequestError("ERR malformed request: expected a JSON array like [\"GET\", \"key\"]");
+  if (!Array.isArray(json)) {
+    throw new MalformedRequestError(
+      'ERR malformed request: expected a JSON array like ["GET", "key"]',
+    );
+  }
   return toCommand(json);
 }
 
@@ -26,7 +31,9 @@ export function parseSingleBody(text: string): ParsedCommand {
 export function parseBatchBody(text: string): ParsedCommand[] {
   const json = parseJson(text);
   if (!Array.isArray(json) || json.length === 0 || !json.every(Array.isArray)) {
-    throw new MalformedRequestError("ERR malformed request: expected a non-empty two-dimensional JSON array");
+    throw new MalformedRequestError(
+      "ERR malformed request: expected a non-empty two-dimensional JSON array",
+    );
   }
   return json.map((entry: unknown[]) => toCommand(entry));
 }
@@ -38,7 +45,9 @@ export function parseBatchBody(text: string): ParsedCommand[] {
  */
 export function parsePathCommand(url: URL, bodyText: string): ParsedCommand {
   const args = pathSegments(url.pathname);
-  if (args === undefined) return { invalid: "ERR malformed request: invalid percent-encoding in the path" };
+  if (args === undefined) {
+    return { invalid: "ERR malformed request: invalid percent-encoding in the path" };
+  }
   if (bodyText.length > 0) args.push(bodyText);
   for (const [name, value] of url.searchParams) {
     if (name === "_token") continue;
@@ -77,7 +86,10 @@ function toCommand(entry: readonly unknown[]): ParsedCommand {
     if (typeof value === "string") args.push(value);
     else if (typeof value === "number" && Number.isFinite(value)) args.push(String(value));
     else if (typeof value === "boolean") args.push(String(value));
-    else return { invalid: `ERR invalid argument at position ${index}: expected a string or a number` };
+    else
+      return {
+        invalid: `ERR invalid argument at position ${index}: expected a string or a number`,
+      };
   }
   if (args[0] === "") return { invalid: "ERR empty command name" };
   return args;

@@ -4,7 +4,16 @@ import type { CommandArgs } from "./parse.ts";
 // (a request must answer promptly), and here they would stall every request sharing the one
 // node-redis connection.
 const BLOCKING = new Set([
-  "BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "WAIT", "WAITAOF",
+  "BLPOP",
+  "BRPOP",
+  "BRPOPLPUSH",
+  "BLMOVE",
+  "BLMPOP",
+  "BZPOPMIN",
+  "BZPOPMAX",
+  "BZMPOP",
+  "WAIT",
+  "WAITAOF",
 ]);
 
 // Transactions are only available as one request to /multi-exec: a MULTI or WATCH sent alone
@@ -12,16 +21,46 @@ const BLOCKING = new Set([
 const TRANSACTION = new Set(["MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"]);
 
 // Pub/sub listening is only available as Server-Sent Events on /subscribe and /psubscribe.
-const SUBSCRIBE = new Set(["SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"]);
+const SUBSCRIBE = new Set([
+  "SUBSCRIBE",
+  "PSUBSCRIBE",
+  "SSUBSCRIBE",
+  "UNSUBSCRIBE",
+  "PUNSUBSCRIBE",
+  "SUNSUBSCRIBE",
+]);
 
 // Commands that change or hijack the state of the shared connection, or take over the server.
 const CONNECTION = new Set([
-  "MONITOR", "SYNC", "PSYNC", "REPLCONF", "REPLICAOF", "SLAVEOF", "FAILOVER", "SHUTDOWN", "DEBUG",
-  "SELECT", "AUTH", "HELLO", "RESET", "QUIT", "READONLY", "READWRITE",
+  "MONITOR",
+  "SYNC",
+  "PSYNC",
+  "REPLCONF",
+  "REPLICAOF",
+  "SLAVEOF",
+  "FAILOVER",
+  "SHUTDOWN",
+  "DEBUG",
+  "SELECT",
+  "AUTH",
+  "HELLO",
+  "RESET",
+  "QUIT",
+  "READONLY",
+  "READWRITE",
 ]);
 
 // CLIENT subcommands that would change the shared connection's behaviour for every request.
-const CLIENT_SUBCOMMANDS = new Set(["REPLY", "TRACKING", "CACHING", "PAUSE", "UNPAUSE", "KILL", "NO-EVICT", "NO-TOUCH"]);
+const CLIENT_SUBCOMMANDS = new Set([
+  "REPLY",
+  "TRACKING",
+  "CACHING",
+  "PAUSE",
+  "UNPAUSE",
+  "KILL",
+  "NO-EVICT",
+  "NO-TOUCH",
+]);
 
 /**
  * Why a command may not run over REST, or `undefined` when it may. Refusing here what Upstash

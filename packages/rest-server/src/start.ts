@@ -42,7 +42,9 @@ export async function startRestServer(options: StartRestServerOptions): Promise<
   const port = options.port ?? DEFAULT_START_OPTIONS.port;
   const host = options.host ?? DEFAULT_START_OPTIONS.host;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new TypeError(`startRestServer: port must be an integer from 0 to 65535, got ${String(port)}`);
+    throw new TypeError(
+      `startRestServer: port must be an integer from 0 to 65535, got ${String(port)}`,
+    );
   }
   if (typeof options.token !== "string" || options.token.length === 0) {
     throw new TypeError("startRestServer: token must be a non-empty string");
@@ -58,7 +60,9 @@ export async function startRestServer(options: StartRestServerOptions): Promise<
       ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
       ...(options.log !== undefined && { log: options.log }),
     });
-    server = createServer(getRequestListener(rest.app.fetch));
+    const listener = getRequestListener(rest.app.fetch);
+    // The listener answers its own errors (500), so its promise is not awaited.
+    server = createServer((incoming, outgoing) => void listener(incoming, outgoing));
     await listen(server, port, host);
   } catch (error) {
     redis.destroy();

@@ -1,3 +1,4 @@
+import { EventStream } from "./event-stream.ts";
 import type { RestRedisClient } from "./options.ts";
 
 export type SubscribeKind = "subscribe" | "psubscribe";
@@ -22,51 +23,44 @@ type Subscriber = ReturnType<RestRedisClient["duplicate"]>;
 export class Subscriptions {
   #open = new Set<() => void>();
 
-  constructor(private readonly redis: RestRedisClient) {}
+  readonly #redis: RestRedisClient;
 
-  async open(kind: SubscribeKind, targets: readonly string[], signal: AbortSignal, headers: HeadersInit): Promise<Response> {
-    const subscriber: Subscriber = this.redis.duplicate();
+  constructor(redis: RestRedisClient) {
+    this.#redis = redis;
+  }
+
+  async open(
+    kind: SubscribeKind,
+    targets: readonly string[],
+    signal: AbortSignal,
+    headers: HeadersInit,
+  ): Promise<Response> {
+    // The client is already gone: nothing to stream to.
+    if (signal.aborted) return new Response(null, { status: 499 });
+    const subscriber: Subscriber = this.#redis.duplicate();
     // A lost subscriber connection ends its stream; the error itself is not worth crashing for.
     subscriber.on("error", () => undefined);
-    const encoder = new TextEncoder();
-    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    let closed = false;
     const close = () => {
-      if (closed) return;
-      closed = true;
       this.#open.delete(close);
       signal.removeEventListener("abort", close);
-      subscriber.destroy();
+      stream.close();
       try {
-        controller?.close();
+        subscriber.destroy();
       } catch {
-        // already closed or cancelled by the reader
+        // already closed by a connection error
       }
     };
-    // Registered before connecting so that close() during the set-up also ends it.
+    const stream = new EventStream(close);
+    // Registered before connecting, so that close() during the set-up also ends it.
     this.#open.add(close);
     signal.addEventListener("abort", close, { once: true });
-    const stream = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
-      },
-      cancel: close,
-    });
-    // Messages can arrive in the same read as the confirmation, before the `subscribe` line is
-    // written: hold them until it is.
-    let held: string[] | undefined = [];
-    const send = (line: string) => {
-      if (closed) return;
-      if (held !== undefined) held.push(line);
-      else controller?.enqueue(encoder.encode(`data: ${line}\n\n`));
-    };
     try {
       await subscriber.connect();
       for (const target of targets) {
         // One listener per target, so a pattern message names the pattern it came through.
         const listener = (message: Buffer, channel: Buffer) => {
           const prefix = kind === "subscribe" ? "message" : `pmessage,${target}`;
-          send(`${prefix},${channel.toString("utf8")},${message.toString("utf8")}`);
+          stream.send(`${prefix},${channel.toString("utf8")},${message.toString("utf8")}`);
         };
         if (kind === "subscribe") await subscriber.subscribe(target, listener, true);
         else await subscriber.pSubscribe(target, listener, true);
@@ -75,11 +69,9 @@ export class Subscriptions {
       close();
       throw error;
     }
-    const pending = held;
-    held = undefined;
-    targets.forEach((target, index) => send(`${kind},${target},${index + 1}`));
-    for (const line of pending) send(line);
-    return new Response(stream, { headers });
+    // Redis counts the subscriptions of the connection; this stream's connection has only these.
+    stream.release(targets.map((target, index) => `${kind},${target},${index + 1}`));
+    return new Response(stream.body, { headers });
   }
 
   /** Ends every stream and closes its Redis connection. */

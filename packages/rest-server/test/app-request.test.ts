@@ -48,26 +48,38 @@ describe("createApp", () => {
     const app = createApp({ redis, token: "tok", enableFaults: true });
     await app.faults.add({ kind: "hang" });
     const hung = app.app.request("/", { method: "POST", headers, body: '["PING"]' });
-    const stream = await app.app.request("/subscribe/some-channel", { method: "POST", headers, body: "[]" });
+    const stream = await app.app.request("/subscribe/some-channel", {
+      method: "POST",
+      headers,
+      body: "[]",
+    });
     const reader = stream.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toBe("data: subscribe,some-channel,1\n\n");
-    const channels = async () => (await redis.sendCommand(["PUBSUB", "NUMSUB", "some-channel"]) as unknown[])[1];
+    const channels = async () =>
+      ((await redis.sendCommand(["PUBSUB", "NUMSUB", "some-channel"])) as unknown[])[1];
     expect(await channels()).toBe(1);
     await app.close();
     await expect(hung).rejects.toThrow(/dropped/);
     expect((await reader.read()).done).toBe(true);
-    for (let i = 0; i < 100 && (await channels()) !== 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && (await channels()) !== 0; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await channels()).toBe(0);
   });
 
   it("streams psubscribe messages in Upstash's format", async () => {
-    const res = await rest.app.request("/psubscribe/news.*", { method: "POST", headers, body: "[]" });
+    const res = await rest.app.request("/psubscribe/news.*", {
+      method: "POST",
+      headers,
+      body: "[]",
+    });
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     expect(decoder.decode((await reader.read()).value)).toBe("data: psubscribe,news.*,1\n\n");
     await redis.publish("news.today", "a,b");
-    expect(decoder.decode((await reader.read()).value)).toBe("data: pmessage,news.*,news.today,a,b\n\n");
+    expect(decoder.decode((await reader.read()).value)).toBe(
+      "data: pmessage,news.*,news.today,a,b\n\n",
+    );
     await reader.cancel();
   });
 });

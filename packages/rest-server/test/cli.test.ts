@@ -9,7 +9,10 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const TOKEN = "cli-secret-token-value";
 const CLEAN_ENV = Object.fromEntries(
   Object.entries(process.env).filter(
-    ([name]) => !["REDIS_URL", "PORT", "HOST", "EDGELOCK_REST_TOKEN", "UPSTASH_REDIS_REST_TOKEN"].includes(name),
+    ([name]) =>
+      !["REDIS_URL", "PORT", "HOST", "EDGELOCK_REST_TOKEN", "UPSTASH_REDIS_REST_TOKEN"].includes(
+        name,
+      ),
   ),
 );
 
@@ -20,7 +23,10 @@ interface Run {
 }
 
 /** Runs the CLI; `until` ends it with SIGTERM once stdout matches. */
-function runCli(args: string[], options: { env?: Record<string, string>; until?: RegExp } = {}): Promise<Run & { url?: string }> {
+function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; until?: RegExp } = {},
+): Promise<Run & { url?: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
       cwd: packageDir,
@@ -69,10 +75,10 @@ beforeAll(async () => {
   busyPort = (busy.address() as { port: number }).port;
 });
 afterAll(async () => {
+  await redis?.stop();
   // Half-closed sockets can linger on this side after the CLI exits; close() would wait for them.
   for (const socket of sockets) socket.destroy();
   await new Promise((resolve) => busy?.close(resolve));
-  await redis?.stop();
 });
 
 describe("edgelock-rest-server CLI", () => {
@@ -116,19 +122,40 @@ describe("edgelock-rest-server CLI", () => {
 
   it("fails quickly with a message when Redis is unreachable", async () => {
     const nothing = await freePort();
-    const run = await runCli(["--redis-url", `redis://127.0.0.1:${nothing}`, "--port", "0", "--token", TOKEN]);
+    const run = await runCli([
+      "--redis-url",
+      `redis://127.0.0.1:${nothing}`,
+      "--port",
+      "0",
+      "--token",
+      TOKEN,
+    ]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/cannot connect to Redis/);
   });
 
   it("fails quickly with a message when something other than Redis answers", async () => {
-    const run = await runCli(["--redis-url", `redis://127.0.0.1:${busyPort}`, "--port", "0", "--token", TOKEN]);
+    const run = await runCli([
+      "--redis-url",
+      `redis://127.0.0.1:${busyPort}`,
+      "--port",
+      "0",
+      "--token",
+      TOKEN,
+    ]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/cannot connect to Redis/);
   });
 
   it("fails with a message when the port is in use", async () => {
-    const run = await runCli(["--redis-url", redis.url, "--port", String(busyPort), "--token", TOKEN]);
+    const run = await runCli([
+      "--redis-url",
+      redis.url,
+      "--port",
+      String(busyPort),
+      "--token",
+      TOKEN,
+    ]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/already in use/);
   });

@@ -49,7 +49,11 @@ describe("control endpoints", () => {
     const off = createApp({ redis, token: "tok" });
     const auth = { authorization: "Bearer tok" };
     const post = (path: string, body?: unknown) =>
-      off.app.request(path, { method: "POST", headers: auth, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      off.app.request(path, {
+        method: "POST",
+        headers: auth,
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
     expect((await post("/__edgelock/faults", { kind: "fail-before" })).status).toBe(404);
     expect((await off.app.request("/__edgelock/faults", { headers: auth })).status).toBe(404);
     expect((await post("/__edgelock/flush-scripts")).status).toBe(404);
@@ -59,14 +63,22 @@ describe("control endpoints", () => {
   });
 
   it("reject an invalid rule with 400 and arm nothing", async () => {
-    const res = await control("POST", "/__edgelock/faults", [{ kind: "fail-before" }, { kind: "explode" }]);
+    const res = await control("POST", "/__edgelock/faults", [
+      { kind: "fail-before" },
+      { kind: "explode" },
+    ]);
     expect(res.status).toBe(400);
     expect((await control("GET", "/__edgelock/faults")).json).toEqual([]);
-    expect((await control("POST", "/__edgelock/faults", { kind: "latency", ms: -1 })).status).toBe(400);
+    expect((await control("POST", "/__edgelock/faults", { kind: "latency", ms: -1 })).status).toBe(
+      400,
+    );
   });
 
   it("list the armed rules with their remaining uses, and clear them", async () => {
-    await addFault([{ kind: "fail-before", times: 3, match: "nothing-matches-this" }, { kind: "latency", ms: 0 }]);
+    await addFault([
+      { kind: "fail-before", times: 3, match: "nothing-matches-this" },
+      { kind: "latency", ms: 0 },
+    ]);
     expect((await control("GET", "/__edgelock/faults")).json).toEqual([
       { kind: "latency", ms: 0 },
       { kind: "fail-before", times: 3, match: "nothing-matches-this" },
@@ -79,7 +91,11 @@ describe("control endpoints", () => {
     await addFault({ kind: "fail-before", times: 10 });
     expect((await control("GET", "/__edgelock/stats")).status).toBe(200);
     expect((await control("GET", "/__edgelock/faults")).status).toBe(200);
-    expect((await control("GET", "/__edgelock/stats")).json).toEqual({ httpRequests: 0, redisCommands: 0, commands: {} });
+    expect((await control("GET", "/__edgelock/stats")).json).toEqual({
+      httpRequests: 0,
+      redisCommands: 0,
+      commands: {},
+    });
   });
 });
 
@@ -151,7 +167,8 @@ describe("fault kinds", () => {
   });
 
   it("flush-scripts empties the script cache (as a rule and as its own endpoint)", async () => {
-    const load = async () => (await stack.call("/", { body: ["SCRIPT", "LOAD", "return 7"] })).json as { result: string };
+    const load = async () =>
+      (await stack.call("/", { body: ["SCRIPT", "LOAD", "return 7"] })).json as { result: string };
     const evalsha = async (sha: string) => stack.call("/", { body: ["EVALSHA", sha, 0] });
     const { result: sha } = await load();
     expect((await evalsha(sha)).json).toEqual({ result: 7 });
@@ -169,7 +186,9 @@ describe("rule selection", () => {
     const key = uniqueKey("match");
     await addFault({ kind: "fail-before", match: "INCR" });
     expect((await stack.call("/", { body: ["get", key] })).status).toBe(200);
-    expect((await control("GET", "/__edgelock/faults")).json).toEqual([{ kind: "fail-before", match: "INCR", times: 1 }]);
+    expect((await control("GET", "/__edgelock/faults")).json).toEqual([
+      { kind: "fail-before", match: "INCR", times: 1 },
+    ]);
     expect((await stack.call("/", { body: ["incr", key] })).status).toBe(502);
     expect(await valueOf(key)).toBe(0);
     expect((await control("GET", "/__edgelock/faults")).json).toEqual([]);
@@ -187,7 +206,12 @@ describe("rule selection", () => {
   it("applies to pipelines and multi-exec, matched against the whole body", async () => {
     const key = uniqueKey("batch");
     await addFault({ kind: "fail-after", match: "eval" });
-    const res = await stack.call("/pipeline", { body: [["INCR", key], ["EVAL", "return 1", 0]] });
+    const res = await stack.call("/pipeline", {
+      body: [
+        ["INCR", key],
+        ["EVAL", "return 1", 0],
+      ],
+    });
     expect(res.status).toBe(502);
     expect(await valueOf(key)).toBe(1);
   });
@@ -196,12 +220,27 @@ describe("rule selection", () => {
 describe("stats", () => {
   it("counts HTTP requests, Redis commands and commands by name", async () => {
     const key = uniqueKey("stats");
-    await stack.call("/pipeline", { body: [["SET", key, "1"], ["INCR", key], ["GET", key]] });
+    await stack.call("/pipeline", {
+      body: [
+        ["SET", key, "1"],
+        ["INCR", key],
+        ["GET", key],
+      ],
+    });
     await stack.call("/", { body: ["EVALSHA", "f".repeat(40), 0] });
-    await stack.call("/multi-exec", { body: [["INCR", key], ["INCR", key]] });
+    await stack.call("/multi-exec", {
+      body: [
+        ["INCR", key],
+        ["INCR", key],
+      ],
+    });
     await stack.call(`/get/${encodeURIComponent(key)}`);
     const stats = (await control("GET", "/__edgelock/stats")).json;
-    expect(stats).toEqual({ httpRequests: 4, redisCommands: 7, commands: { set: 1, incr: 3, get: 2, evalsha: 1 } });
+    expect(stats).toEqual({
+      httpRequests: 4,
+      redisCommands: 7,
+      commands: { set: 1, incr: 3, get: 2, evalsha: 1 },
+    });
     expect(stack.server.rest.stats()).toEqual(stats);
     await control("POST", "/__edgelock/stats/reset");
     expect(stack.server.rest.stats()).toEqual({ httpRequests: 0, redisCommands: 0, commands: {} });

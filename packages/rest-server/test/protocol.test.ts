@@ -14,16 +14,25 @@ const BASE64 = { "upstash-encoding": "base64" };
 
 describe("auth", () => {
   it("accepts the token as a bearer header", async () => {
-    expect(await stack.call("/", { body: ["PING"] })).toMatchObject({ status: 200, json: { result: "PONG" } });
+    expect(await stack.call("/", { body: ["PING"] })).toMatchObject({
+      status: 200,
+      json: { result: "PONG" },
+    });
   });
 
   it("accepts the token as the _token query parameter", async () => {
-    const res = await stack.call(`/ping?_token=${encodeURIComponent(stack.token)}`, { auth: false });
+    const res = await stack.call(`/ping?_token=${encodeURIComponent(stack.token)}`, {
+      auth: false,
+    });
     expect(res).toMatchObject({ status: 200, json: { result: "PONG" } });
   });
 
   it("answers 401 with an error for a wrong or missing token", async () => {
-    const wrong = await stack.call("/", { body: ["PING"], auth: false, headers: { authorization: "Bearer nope" } });
+    const wrong = await stack.call("/", {
+      body: ["PING"],
+      auth: false,
+      headers: { authorization: "Bearer nope" },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.json).toEqual({ error: expect.stringContaining("WRONGPASS") });
     expect((await stack.call("/ping", { auth: false })).status).toBe(401);
@@ -74,11 +83,15 @@ describe("HTTP shape", () => {
       await stack.call("/pipeline", { body: [["PING"]] }),
       await stack.call("/__edgelock/stats"),
     ];
-    for (const res of responses) expect(res.headers.get("upstash-sync-token"), String(res.status)).toMatch(/.+/);
+    for (const res of responses)
+      expect(res.headers.get("upstash-sync-token"), String(res.status)).toMatch(/.+/);
   });
 
   it("refuses an unsupported response format", async () => {
-    const res = await stack.call("/", { body: ["PING"], headers: { "upstash-response-format": "resp2" } });
+    const res = await stack.call("/", {
+      body: ["PING"],
+      headers: { "upstash-response-format": "resp2" },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -88,9 +101,13 @@ describe("replies as JSON", () => {
     const key = uniqueKey("json");
     expect((await stack.call("/", { body: ["INCRBY", key, 41] })).json).toEqual({ result: 41 });
     expect((await stack.call("/", { body: ["GET", key] })).json).toEqual({ result: "41" });
-    expect((await stack.call("/", { body: ["GET", uniqueKey("missing")] })).json).toEqual({ result: null });
+    expect((await stack.call("/", { body: ["GET", uniqueKey("missing")] })).json).toEqual({
+      result: null,
+    });
     const script = "return {1, 'a', {'b', 2}, false}";
-    expect((await stack.call("/", { body: ["EVAL", script, 0] })).json).toEqual({ result: [1, "a", ["b", 2], null] });
+    expect((await stack.call("/", { body: ["EVAL", script, 0] })).json).toEqual({
+      result: [1, "a", ["b", 2], null],
+    });
   });
 
   it("answers a Redis error with 400 and its message", async () => {
@@ -106,7 +123,9 @@ describe("replies as JSON", () => {
 describe("Upstash-Encoding: base64", () => {
   it("encodes a non-ASCII string as base64 of its UTF-8 bytes", async () => {
     const key = uniqueKey("b64");
-    expect((await stack.call("/", { body: ["SET", key, "héllo ✓"], headers: BASE64 })).json).toEqual({ result: "OK" });
+    expect(
+      (await stack.call("/", { body: ["SET", key, "héllo ✓"], headers: BASE64 })).json,
+    ).toEqual({ result: "OK" });
     const res = await stack.call("/", { body: ["GET", key], headers: BASE64 });
     expect(res.json).toEqual({ result: "aMOpbGxvIOKckw==" });
     expect(base64("héllo ✓")).toBe("aMOpbGxvIOKckw==");
@@ -114,35 +133,58 @@ describe("Upstash-Encoding: base64", () => {
   });
 
   it("encodes status replies like PONG but leaves a top-level OK", async () => {
-    expect((await stack.call("/", { body: ["PING"], headers: BASE64 })).json).toEqual({ result: "UE9ORw==" });
-    expect((await stack.call("/", { body: ["SET", uniqueKey("ok"), "v"], headers: BASE64 })).json).toEqual({ result: "OK" });
+    expect((await stack.call("/", { body: ["PING"], headers: BASE64 })).json).toEqual({
+      result: "UE9ORw==",
+    });
+    expect(
+      (await stack.call("/", { body: ["SET", uniqueKey("ok"), "v"], headers: BASE64 })).json,
+    ).toEqual({ result: "OK" });
   });
 
   it("encodes strings inside arrays recursively, numbers and nil untouched", async () => {
-    const nested = await stack.call("/", { body: ["EVAL", "return {1, 'a', {'b', 2}}", 0], headers: BASE64 });
+    const nested = await stack.call("/", {
+      body: ["EVAL", "return {1, 'a', {'b', 2}}", 0],
+      headers: BASE64,
+    });
     expect(nested.json).toEqual({ result: [1, "YQ==", ["Yg==", 2]] });
     // @upstash/redis decodes every string inside an array (no OK exception there), so a nested
     // status OK must be encoded.
     const key = uniqueKey("nested-ok");
-    const ok = await stack.call("/", { body: ["EVAL", "return {redis.call('SET', KEYS[1], 'v'), false}", 1, key], headers: BASE64 });
+    const ok = await stack.call("/", {
+      body: ["EVAL", "return {redis.call('SET', KEYS[1], 'v'), false}", 1, key],
+      headers: BASE64,
+    });
     expect(ok.json).toEqual({ result: ["T0s=", null] });
   });
 
   it("keeps binary values byte for byte", async () => {
-    const res = await stack.call("/", { body: ["EVAL", "return string.char(255, 0, 128)", 0], headers: BASE64 });
+    const res = await stack.call("/", {
+      body: ["EVAL", "return string.char(255, 0, 128)", 0],
+      headers: BASE64,
+    });
     expect(res.json).toEqual({ result: Buffer.from([255, 0, 128]).toString("base64") });
   });
 
   it("never encodes errors, also inside pipelines", async () => {
     const res = await stack.call("/pipeline", { body: [["GET"], ["ECHO", "hi"]], headers: BASE64 });
-    expect(res.json).toEqual([{ error: "ERR wrong number of arguments for 'get' command" }, { result: base64("hi") }]);
+    expect(res.json).toEqual([
+      { error: "ERR wrong number of arguments for 'get' command" },
+      { result: base64("hi") },
+    ]);
   });
 });
 
 describe("/pipeline", () => {
   it("answers 200 with one result or inline error per command, in order", async () => {
     const key = uniqueKey("pipe");
-    const res = await stack.call("/pipeline", { body: [["SET", key, "x"], ["INCR", key], ["GET", key], ["BLPOP", key, 0]] });
+    const res = await stack.call("/pipeline", {
+      body: [
+        ["SET", key, "x"],
+        ["INCR", key],
+        ["GET", key],
+        ["BLPOP", key, 0],
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual([
       { result: "OK" },
@@ -156,9 +198,19 @@ describe("/pipeline", () => {
 describe("/multi-exec", () => {
   it("runs the commands atomically and reports runtime errors inline", async () => {
     const key = uniqueKey("tx");
-    const res = await stack.call("/multi-exec", { body: [["SET", key, "x"], ["INCR", key], ["APPEND", key, "y"]] });
+    const res = await stack.call("/multi-exec", {
+      body: [
+        ["SET", key, "x"],
+        ["INCR", key],
+        ["APPEND", key, "y"],
+      ],
+    });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual([{ result: "OK" }, { error: "ERR value is not an integer or out of range" }, { result: 2 }]);
+    expect(res.json).toEqual([
+      { result: "OK" },
+      { error: "ERR value is not an integer or out of range" },
+      { result: 2 },
+    ]);
   });
 
   it("answers a discarded transaction (EXECABORT) with a single error and 400, running nothing", async () => {
@@ -171,7 +223,12 @@ describe("/multi-exec", () => {
 
   it("discards a transaction containing a command REST refuses", async () => {
     const key = uniqueKey("tx-refused");
-    const res = await stack.call("/multi-exec", { body: [["SET", key, "x"], ["BLPOP", key, 1]] });
+    const res = await stack.call("/multi-exec", {
+      body: [
+        ["SET", key, "x"],
+        ["BLPOP", key, 1],
+      ],
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ error: expect.stringContaining("blpop") });
     expect((await stack.call("/", { body: ["EXISTS", key] })).json).toEqual({ result: 0 });
@@ -200,7 +257,9 @@ describe("commands Upstash refuses over REST", () => {
     it(`refuses ${command.join(" ")} with 400 and a message`, async () => {
       const res = await stack.call("/", { body: command });
       expect(res.status).toBe(400);
-      expect(res.json).toEqual({ error: expect.stringContaining(String(command[0]).toLowerCase()) });
+      expect(res.json).toEqual({
+        error: expect.stringContaining(String(command[0]).toLowerCase()),
+      });
     });
   }
 
@@ -216,15 +275,21 @@ describe("commands Upstash refuses over REST", () => {
 describe("path-style commands", () => {
   it("runs /set/k/v and /get/k with GET", async () => {
     const key = uniqueKey("path");
-    expect((await stack.call(`/set/${encodeURIComponent(key)}/bar`)).json).toEqual({ result: "OK" });
+    expect((await stack.call(`/set/${encodeURIComponent(key)}/bar`)).json).toEqual({
+      result: "OK",
+    });
     expect((await stack.call(`/get/${encodeURIComponent(key)}`)).json).toEqual({ result: "bar" });
   });
 
   it("appends a POST body as the last argument, then query parameters", async () => {
     const key = uniqueKey("path-body");
-    const res = await stack.call(`/set/${encodeURIComponent(key)}?EX=100`, { body: '{"a": "b c"}' });
+    const res = await stack.call(`/set/${encodeURIComponent(key)}?EX=100`, {
+      body: '{"a": "b c"}',
+    });
     expect(res.json).toEqual({ result: "OK" });
-    expect((await stack.call("/", { body: ["GET", key] })).json).toEqual({ result: '{"a": "b c"}' });
+    expect((await stack.call("/", { body: ["GET", key] })).json).toEqual({
+      result: '{"a": "b c"}',
+    });
     const ttl = (await stack.call("/", { body: ["TTL", key] })).json as { result: number };
     expect(ttl.result).toBeGreaterThan(0);
   });

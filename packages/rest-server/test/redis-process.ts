@@ -37,10 +37,23 @@ export async function startRedis(): Promise<RedisProcess> {
   };
 }
 
+// Children still running when the test process exits (a failed afterAll, a crash) would be
+// orphaned: kill them synchronously on the way out.
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 async function spawnRedis(port: number): Promise<{ kill(): Promise<void> }> {
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
   const child = spawn("redis-server", args, { stdio: "ignore" });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  running.add(child);
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await exited;

@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { startRestServer, type RunningRestServer, type StartRestServerOptions } from "../src/index.ts";
+import {
+  startRestServer,
+  type RunningRestServer,
+  type StartRestServerOptions,
+} from "../src/index.ts";
 import { startRedis, type RedisProcess } from "./redis-process.ts";
 
 /** A redis-server and a rest-server in front of it, both this test file's own. */
@@ -45,7 +49,12 @@ export async function startStack(
     call: async (path, init = {}) => {
       const headers: Record<string, string> = { ...init.headers };
       if (init.auth !== false) headers["authorization"] = `Bearer ${token}`;
-      const body = init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body);
+      const body =
+        init.body === undefined
+          ? undefined
+          : typeof init.body === "string"
+            ? init.body
+            : JSON.stringify(init.body);
       const response = await fetch(`${server.url}${path}`, {
         method: init.method ?? (body === undefined ? "GET" : "POST"),
         headers,
@@ -53,7 +62,11 @@ export async function startStack(
         ...(init.signal !== undefined && { signal: init.signal }),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, json: text === "" ? undefined : JSON.parse(text) };
+      return {
+        status: response.status,
+        headers: response.headers,
+        json: text === "" ? undefined : JSON.parse(text),
+      };
     },
     close: async () => {
       await server.close();

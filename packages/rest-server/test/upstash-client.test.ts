@@ -61,7 +61,9 @@ for (const [name, make] of Object.entries(clients)) {
 
     it("createScript: EVALSHA, NOSCRIPT, then EVAL, then EVALSHA alone", async () => {
       const redis = make();
-      const script = redis.createScript<number>(`-- ${name} ${Math.random()}\nreturn tonumber(ARGV[1]) + 1`);
+      const script = redis.createScript<number>(
+        `-- ${name} ${Math.random()}\nreturn tonumber(ARGV[1]) + 1`,
+      );
       stack.server.rest.resetStats();
       expect(Number(await script.exec([], ["41"]))).toBe(42);
       expect(stack.server.rest.stats().commands).toEqual({ evalsha: 1, eval: 1 });
@@ -71,7 +73,10 @@ for (const [name, make] of Object.entries(clients)) {
 
     it("lets a script call TIME", async () => {
       const redis = make();
-      const [seconds, micros] = (await redis.eval("return redis.call('TIME')", [], [])) as [unknown, unknown];
+      const [seconds, micros] = (await redis.eval("return redis.call('TIME')", [], [])) as [
+        unknown,
+        unknown,
+      ];
       expect(Number(seconds)).toBeGreaterThan(1_600_000_000);
       expect(Number(micros)).toBeGreaterThanOrEqual(0);
     });
@@ -97,14 +102,23 @@ describe("subscribe over Server-Sent Events", () => {
       await until(() => counts.length === 1);
       expect(counts).toEqual([1]);
       expect(await redis.publish(channel, { hello: "wörld" })).toBe(1);
-      await redis.eval("return redis.call('PUBLISH', KEYS[1], ARGV[1])", [channel], ["from-script"]);
+      await redis.eval(
+        "return redis.call('PUBLISH', KEYS[1], ARGV[1])",
+        [channel],
+        ["from-script"],
+      );
       await until(() => messages.length === 2);
       expect(messages).toEqual([{ hello: "wörld" }, "from-script"]);
     } finally {
       await subscriber.unsubscribe();
     }
     // The dedicated subscriber connection is closed once the client goes away.
-    const subscribers = async () => ((await stack.call("/", { body: ["PUBSUB", "NUMSUB", channel] })).json as { result: unknown[] }).result[1];
+    const subscribers = async () =>
+      (
+        (await stack.call("/", { body: ["PUBSUB", "NUMSUB", channel] })).json as {
+          result: unknown[];
+        }
+      ).result[1];
     await until(async () => (await subscribers()) === 0);
   });
 
@@ -119,7 +133,10 @@ describe("subscribe over Server-Sent Events", () => {
     });
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     controller.abort();
-    expect(stack.server.rest.stats()).toMatchObject({ httpRequests: 1, commands: { subscribe: 1 } });
+    expect(stack.server.rest.stats()).toMatchObject({
+      httpRequests: 1,
+      commands: { subscribe: 1 },
+    });
   });
 });
 

@@ -28,7 +28,10 @@ export const DEFAULT_VERCEL_KEEPER = Object.freeze({ fallbackBudgetMs: 10_000 })
  * const edgelock = createClient({ redis: Redis.fromEnv(), keeper: vercelKeeper({ handoff: { keeper: keeperFromEnv(), maxHoldMs: 600_000 } }) });
  */
 export function vercelKeeper(options: VercelKeeperOptions = {}): Keeper {
-  const fallbackMs = checkMs("options.fallbackBudgetMs", options.fallbackBudgetMs ?? DEFAULT_VERCEL_KEEPER.fallbackBudgetMs);
+  const fallbackMs = checkMs(
+    "options.fallbackBudgetMs",
+    options.fallbackBudgetMs ?? DEFAULT_VERCEL_KEEPER.fallbackBudgetMs,
+  );
   const deadlineOf = options.getDeadline ?? getDeadline;
   return budgetKeeper({
     ...options,
@@ -36,7 +39,9 @@ export function vercelKeeper(options: VercelKeeperOptions = {}): Keeper {
     stopAt(startedAt) {
       const deadline = deadlineOf()?.getTime();
       // The deadline is wall-clock; the budget runs on the monotonic clock from `startedAt`.
-      return deadline !== undefined && Number.isFinite(deadline) ? startedAt + (deadline - Date.now()) : startedAt + fallbackMs;
+      return deadline !== undefined && Number.isFinite(deadline)
+        ? startedAt + (deadline - Date.now())
+        : startedAt + fallbackMs;
     },
   });
 }

@@ -4,9 +4,16 @@
  */
 const CONTEXT = Symbol.for("@vercel/request-context");
 
-export function simulateVercel(deadlineInMs: number): { pending: Promise<unknown>[]; settled(): Promise<void>; restore(): void } {
+export function simulateVercel(deadlineInMs: number): {
+  pending: Promise<unknown>[];
+  settled(): Promise<void>;
+  restore(): void;
+} {
   const pending: Promise<unknown>[] = [];
-  const context = { waitUntil: (p: Promise<unknown>) => void pending.push(p), deadline: Date.now() + deadlineInMs };
+  const context = {
+    waitUntil: (p: Promise<unknown>) => void pending.push(p),
+    deadline: Date.now() + deadlineInMs,
+  };
   (globalThis as Record<symbol, unknown>)[CONTEXT] = { get: () => context };
   return {
     pending,

@@ -2,7 +2,10 @@ import { createClient, LeaseLostError, type LockEvent } from "@edgelock/core";
 import { harness, keyPrefix } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startKeeper, type RunningKeeper } from "../../../workers/lease-keeper/test/start-keeper.ts";
+import {
+  startKeeper,
+  type RunningKeeper,
+} from "../../../workers/lease-keeper/test/start-keeper.ts";
 import { keeperFromEnv, redisFromEnv, vercelKeeper, type KeeperEvent } from "../src/index.ts";
 import { simulateVercel } from "./vercel-context.ts";
 
@@ -11,7 +14,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function setup(prefix: string, keeper: ReturnType<typeof vercelKeeper>, leaseMs = 600) {
   const events: LockEvent[] = [];
   const h = harness();
-  const client = createClient({ redis: new Redis({ url: h.restUrl, token: h.restToken }), prefix, leaseMs, keeper, onEvent: (e) => events.push(e) });
+  const client = createClient({
+    redis: new Redis({ url: h.restUrl, token: h.restToken }),
+    prefix,
+    leaseMs,
+    keeper,
+    onEvent: (e) => events.push(e),
+  });
   return { client, renewals: () => events.filter((e) => e.type === "renewed").length };
 }
 
@@ -23,7 +32,11 @@ describe("vercelKeeper", () => {
     vercel = simulateVercel(3_000);
     const keeperEvents: KeeperEvent[] = [];
     // 900 ms leases: room for a loaded machine's pauses between renewals (every 300 ms).
-    const { client, renewals } = setup(keyPrefix(), vercelKeeper({ marginMs: 300, onEvent: (e) => keeperEvents.push(e) }), 900);
+    const { client, renewals } = setup(
+      keyPrefix(),
+      vercelKeeper({ marginMs: 300, onEvent: (e) => keeperEvents.push(e) }),
+      900,
+    );
     const held = await client.lock("job").acquire();
     expect(vercel.pending).toHaveLength(1); // the renewal loop was registered with waitUntil
     await vercel.settled(); // ends before the deadline
@@ -39,7 +52,13 @@ describe("vercelKeeper", () => {
   it("without a deadline from the runtime, budgets fallbackBudgetMs from the acquire", async () => {
     const pending: Promise<unknown>[] = [];
     const keeperEvents: KeeperEvent[] = [];
-    const keeper = vercelKeeper({ waitUntil: (p) => void pending.push(p), getDeadline: () => undefined, fallbackBudgetMs: 800, marginMs: 100, onEvent: (e) => keeperEvents.push(e) });
+    const keeper = vercelKeeper({
+      waitUntil: (p) => void pending.push(p),
+      getDeadline: () => undefined,
+      fallbackBudgetMs: 800,
+      marginMs: 100,
+      onEvent: (e) => keeperEvents.push(e),
+    });
     const { client, renewals } = setup(keyPrefix(), keeper);
     const held = await client.lock("job").acquire();
     await Promise.all(pending);
@@ -58,19 +77,31 @@ describe("vercelKeeper", () => {
     it("hands the lease over before the deadline; the keeper keeps it on after the function is gone", async () => {
       vercel = simulateVercel(1_500);
       const prefix = keyPrefix();
-      const doKeeper = keeperFromEnv({ EDGELOCK_KEEPER_URL: keeperWorker.url, EDGELOCK_KEEPER_SECRET: keeperWorker.secret });
+      const doKeeper = keeperFromEnv({
+        EDGELOCK_KEEPER_URL: keeperWorker.url,
+        EDGELOCK_KEEPER_SECRET: keeperWorker.secret,
+      });
       const keeperEvents: KeeperEvent[] = [];
-      const keeper = vercelKeeper({ marginMs: 300, handoff: { keeper: doKeeper, maxHoldMs: 20_000, leaseMs: 600 }, onEvent: (e) => keeperEvents.push(e) });
+      const keeper = vercelKeeper({
+        marginMs: 300,
+        handoff: { keeper: doKeeper, maxHoldMs: 20_000, leaseMs: 600 },
+        onEvent: (e) => keeperEvents.push(e),
+      });
       const { client, renewals } = setup(prefix, keeper);
       const held = await client.lock("job").acquire();
       const lease = held.toJSON();
       await vercel.settled();
-      expect(keeperEvents[0]).toMatchObject({ type: "handed-off", status: { state: "kept", fence: held.fence } });
+      expect(keeperEvents[0]).toMatchObject({
+        type: "handed-off",
+        status: { state: "kept", fence: held.fence },
+      });
       await sleep(2_000);
       expect(await client.lock("job").isLocked()).toBe(true);
       const status = await doKeeper.release(lease);
       expect(status.state).toBe("released");
-      console.info(`[vercel → DO hand-over] ${renewals()} renewals in the function, then ${status.renewals} in the keeper`);
+      console.info(
+        `[vercel → DO hand-over] ${renewals()} renewals in the function, then ${status.renewals} in the keeper`,
+      );
       expect(await client.lock("job").isLocked()).toBe(false);
     });
   });
@@ -79,10 +110,23 @@ describe("vercelKeeper", () => {
 describe("fromEnv helpers", () => {
   it("name the missing variable and where to set it", () => {
     expect(() => keeperFromEnv({})).toThrow(/EDGELOCK_KEEPER_URL: is not set/);
-    expect(() => keeperFromEnv({ EDGELOCK_KEEPER_URL: "https://k.example" })).toThrow(/EDGELOCK_KEEPER_SECRET: is not set/);
-    expect(() => keeperFromEnv({ EDGELOCK_KEEPER_URL: "http://k.example", EDGELOCK_KEEPER_SECRET: "s" })).toThrow(/https/);
-    expect(() => redisFromEnv({})).toThrow(/UPSTASH_REDIS_REST_URL: is not set.*Environment Variables/);
-    expect(() => redisFromEnv({ UPSTASH_REDIS_REST_URL: "https://x.upstash.io" })).toThrow(/UPSTASH_REDIS_REST_TOKEN: is not set/);
-    expect(redisFromEnv({ UPSTASH_REDIS_REST_URL: "https://x.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" })).toEqual({ url: "https://x.upstash.io", token: "t" });
+    expect(() => keeperFromEnv({ EDGELOCK_KEEPER_URL: "https://k.example" })).toThrow(
+      /EDGELOCK_KEEPER_SECRET: is not set/,
+    );
+    expect(() =>
+      keeperFromEnv({ EDGELOCK_KEEPER_URL: "http://k.example", EDGELOCK_KEEPER_SECRET: "s" }),
+    ).toThrow(/https/);
+    expect(() => redisFromEnv({})).toThrow(
+      /UPSTASH_REDIS_REST_URL: is not set.*Environment Variables/,
+    );
+    expect(() => redisFromEnv({ UPSTASH_REDIS_REST_URL: "https://x.upstash.io" })).toThrow(
+      /UPSTASH_REDIS_REST_TOKEN: is not set/,
+    );
+    expect(
+      redisFromEnv({
+        UPSTASH_REDIS_REST_URL: "https://x.upstash.io",
+        UPSTASH_REDIS_REST_TOKEN: "t",
+      }),
+    ).toEqual({ url: "https://x.upstash.io", token: "t" });
   });
 });

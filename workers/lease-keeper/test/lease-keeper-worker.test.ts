@@ -14,20 +14,27 @@ describe("workers/lease-keeper", () => {
   }, 60_000);
   afterAll(() => keeper?.close());
 
-  const lockClient = (prefix: string) => createClient({ redis: { url: harness().restUrl, token: harness().restToken }, prefix });
+  const lockClient = (prefix: string) =>
+    createClient({ redis: { url: harness().restUrl, token: harness().restToken }, prefix });
 
   it("builds with wrangler deploy --dry-run (the server under test is that bundle)", () => {
     const built = keeper.build;
     expect(built.output).toMatch(/env\.LEASE_KEEPER \(LeaseKeeper\)\s+Durable Object/);
     expect(built.bytes).toBeLessThan(1_000_000);
-    console.info(`[lease-keeper] bundle ${(built.bytes / 1024).toFixed(1)} KiB; ${/Total Upload: .*/.exec(built.output)?.[0]}`);
+    console.info(
+      `[lease-keeper] bundle ${(built.bytes / 1024).toFixed(1)} KiB; ${/Total Upload: .*/.exec(built.output)?.[0]}`,
+    );
   });
 
   it("answers 401 to a request without the secret, and to a wrong one", async () => {
     const lease = (await lockClient(keyPrefix()).lock("a").acquire({ leaseMs: 2_000 })).toJSON();
     const path = `${keeper.url}/v1/leases/${await leaseObjectName(lease)}/status`;
     for (const headers of [{}, { authorization: "Bearer nope" }]) {
-      const response = await fetch(path, { method: "POST", headers, body: JSON.stringify({ lease }) });
+      const response = await fetch(path, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ lease }),
+      });
       expect(response.status).toBe(401);
     }
     const wrong = leaseKeeperClient(httpTransport({ url: keeper.url, secret: "wrong" }));
@@ -38,7 +45,9 @@ describe("workers/lease-keeper", () => {
     const prefix = keyPrefix();
     const held = await lockClient(prefix).lock("job").acquire({ leaseMs: 600 });
     const client = leaseKeeperClient(httpTransport({ url: keeper.url, secret: keeper.secret }));
-    expect(await client.keep(held.toJSON(), { maxHoldMs: 30_000, leaseMs: 600 })).toMatchObject({ state: "kept" });
+    expect(await client.keep(held.toJSON(), { maxHoldMs: 30_000, leaseMs: 600 })).toMatchObject({
+      state: "kept",
+    });
     await new Promise((resolve) => setTimeout(resolve, 3_100));
     expect(await lockClient(prefix).lock("job").isLocked()).toBe(true);
     const status = await client.release(held.toJSON());

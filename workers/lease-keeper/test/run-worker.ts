@@ -16,12 +16,21 @@ export interface BuiltWorker {
 /** Builds the Worker in `root` exactly as `wrangler deploy` would, without uploading. */
 export async function buildWorker(root: string): Promise<BuiltWorker> {
   const dir = await mkdtemp(join(tmpdir(), "edgelock-worker-"));
-  const { stdout } = await promisify(execFile)(join(root, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", dir], {
-    cwd: root,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
-  });
+  const { stdout } = await promisify(execFile)(
+    join(root, "node_modules", ".bin", "wrangler"),
+    ["deploy", "--dry-run", "--outdir", dir],
+    {
+      cwd: root,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+    },
+  );
   const bundle = join(dir, "index.js");
-  return { bundle, bytes: (await stat(bundle)).size, output: stdout, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    bundle,
+    bytes: (await stat(bundle)).size,
+    output: stdout,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface RunningWorker {
@@ -32,11 +41,17 @@ export interface RunningWorker {
 }
 
 /** Builds the Worker in `root` and serves the bundle from workerd (Miniflare) with these bindings. */
-export async function runWorker(root: string, bindings: Record<string, string>, durableObjects: Record<string, string> = {}): Promise<RunningWorker> {
+export async function runWorker(
+  root: string,
+  bindings: Record<string, string>,
+  durableObjects: Record<string, string> = {},
+): Promise<RunningWorker> {
   const build = await buildWorker(root);
   const mf = new Miniflare({
     // The bundle's text, not its path: Miniflare would resolve module names against the temp dir.
-    modules: [{ type: "ESModule", path: "index.js", contents: await readFile(build.bundle, "utf8") }],
+    modules: [
+      { type: "ESModule", path: "index.js", contents: await readFile(build.bundle, "utf8") },
+    ],
     compatibilityDate: "2026-04-01",
     durableObjects,
     bindings,
@@ -45,7 +60,11 @@ export async function runWorker(root: string, bindings: Record<string, string>, 
   });
   try {
     const url = (await mf.ready).href.replace(/\/$/, "");
-    return { url, build, close: async () => void (await Promise.all([mf.dispose(), build.cleanup()])) };
+    return {
+      url,
+      build,
+      close: async () => void (await Promise.all([mf.dispose(), build.cleanup()])),
+    };
   } catch (error) {
     await Promise.all([mf.dispose().catch(() => undefined), build.cleanup()]);
     throw error;

@@ -13,10 +13,17 @@ export interface RunningKeeper {
 }
 
 /** The keeper Worker as deployed (wrangler's bundle), in workerd, talking to this Upstash-compatible REST URL. */
-export async function startKeeper(rest: { url: string; token: string }, secret = "keeper-secret-for-tests"): Promise<RunningKeeper> {
+export async function startKeeper(
+  rest: { url: string; token: string },
+  secret = "keeper-secret-for-tests",
+): Promise<RunningKeeper> {
   const worker = await runWorker(
     root,
-    { UPSTASH_REDIS_REST_URL: rest.url, UPSTASH_REDIS_REST_TOKEN: rest.token, EDGELOCK_KEEPER_SECRET: secret },
+    {
+      UPSTASH_REDIS_REST_URL: rest.url,
+      UPSTASH_REDIS_REST_TOKEN: rest.token,
+      EDGELOCK_KEEPER_SECRET: secret,
+    },
     { LEASE_KEEPER: "LeaseKeeper" },
   );
   return { url: worker.url, secret, build: worker.build, close: worker.close };

@@ -6,7 +6,10 @@ import type { KeeperTransport } from "./transport.ts";
  * Talks to the `LeaseKeeper` through a Durable Object binding (same account, no public URL).
  * The secret is still sent: the object checks it on every request, whoever calls.
  */
-export function bindingTransport(namespace: DurableObjectNamespaceLike, secret: string): KeeperTransport {
+export function bindingTransport(
+  namespace: DurableObjectNamespaceLike,
+  secret: string,
+): KeeperTransport {
   return {
     send(objectName, op, body, signal) {
       const stub = namespace.get(namespace.idFromName(objectName) as never);

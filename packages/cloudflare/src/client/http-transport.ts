@@ -19,9 +19,13 @@ export interface HttpTransportOptions {
 export function httpTransport(options: HttpTransportOptions): KeeperTransport {
   const base = checkUrl(options.url);
   if (typeof options.secret !== "string" || options.secret.length === 0) {
-    throw new InvalidArgumentError("secret", "must be the non-empty EDGELOCK_KEEPER_SECRET of the keeper Worker");
+    throw new InvalidArgumentError(
+      "secret",
+      "must be the non-empty EDGELOCK_KEEPER_SECRET of the keeper Worker",
+    );
   }
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const doFetch =
+    options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   return {
     send(objectName, op, body, signal) {
       return doFetch(`${base}${KEEPER_PATH_PREFIX}${objectName}/${op}`, {
@@ -39,11 +43,20 @@ function checkUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new InvalidArgumentError("url", `must be an absolute URL of the keeper Worker, got "${url}"`);
+    throw new InvalidArgumentError(
+      "url",
+      `must be an absolute URL of the keeper Worker, got "${url}"`,
+    );
   }
-  const local = parsed.hostname === "localhost" || parsed.hostname === "127.0.0.1" || parsed.hostname === "[::1]";
+  const local =
+    parsed.hostname === "localhost" ||
+    parsed.hostname === "127.0.0.1" ||
+    parsed.hostname === "[::1]";
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && local)) {
-    throw new InvalidArgumentError("url", "must use https:// (http:// only for localhost): the secret and the lease travel in it");
+    throw new InvalidArgumentError(
+      "url",
+      "must use https:// (http:// only for localhost): the secret and the lease travel in it",
+    );
   }
   return parsed.href.replace(/\/+$/, "");
 }

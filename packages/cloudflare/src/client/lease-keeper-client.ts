@@ -23,16 +23,38 @@ export interface LeaseKeeperClientOptions {
 
 export const DEFAULT_KEEPER_CLIENT = Object.freeze({ requestTimeoutMs: 10_000 });
 
-export function leaseKeeperClient(transport: KeeperTransport, options: LeaseKeeperClientOptions = {}): LeaseKeeperClient {
-  const timeoutMs = checkMs("options.requestTimeoutMs", options.requestTimeoutMs ?? DEFAULT_KEEPER_CLIENT.requestTimeoutMs);
-  const call = async (op: KeeperOp, lease: SerializedLease, extra: Partial<KeepOptions> = {}): Promise<KeeperStatus> => {
+export function leaseKeeperClient(
+  transport: KeeperTransport,
+  options: LeaseKeeperClientOptions = {},
+): LeaseKeeperClient {
+  const timeoutMs = checkMs(
+    "options.requestTimeoutMs",
+    options.requestTimeoutMs ?? DEFAULT_KEEPER_CLIENT.requestTimeoutMs,
+  );
+  const call = async (
+    op: KeeperOp,
+    lease: SerializedLease,
+    extra: Partial<KeepOptions> = {},
+  ): Promise<KeeperStatus> => {
     checkLease("lease", lease);
     const name = await leaseObjectName(lease);
-    const response = await transport.send(name, op, JSON.stringify({ ...extra, lease }), AbortSignal.timeout(timeoutMs));
-    const body = (await response.json().catch(() => undefined)) as (KeeperStatus & { error?: string }) | undefined;
+    const response = await transport.send(
+      name,
+      op,
+      JSON.stringify({ ...extra, lease }),
+      AbortSignal.timeout(timeoutMs),
+    );
+    const body = (await response.json().catch(() => undefined)) as
+      (KeeperStatus & { error?: string }) | undefined;
     if (!response.ok || body === undefined) {
-      const hint = response.status === 401 ? " (the secret differs from the keeper's EDGELOCK_KEEPER_SECRET)" : "";
-      throw new BackendError(`lease keeper ${op}: HTTP ${response.status}${hint}: ${body?.error ?? ""}`, { status: response.status });
+      const hint =
+        response.status === 401
+          ? " (the secret differs from the keeper's EDGELOCK_KEEPER_SECRET)"
+          : "";
+      throw new BackendError(
+        `lease keeper ${op}: HTTP ${response.status}${hint}: ${body?.error ?? ""}`,
+        { status: response.status },
+      );
     }
     return body;
   };
@@ -41,7 +63,11 @@ export function leaseKeeperClient(transport: KeeperTransport, options: LeaseKeep
       const maxHoldMs = checkMs("options.maxHoldMs", o?.maxHoldMs);
       const heartbeatMs = checkOptionalMs("options.heartbeatMs", o.heartbeatMs);
       const leaseMs = checkOptionalMs("options.leaseMs", o.leaseMs, 3);
-      return call("keep", lease, { maxHoldMs, ...(heartbeatMs && { heartbeatMs }), ...(leaseMs && { leaseMs }) });
+      return call("keep", lease, {
+        maxHoldMs,
+        ...(heartbeatMs && { heartbeatMs }),
+        ...(leaseMs && { leaseMs }),
+      });
     },
     heartbeat: (lease) => call("heartbeat", lease),
     release: (lease) => call("release", lease),

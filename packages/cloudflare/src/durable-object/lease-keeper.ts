@@ -28,7 +28,7 @@ export class LeaseKeeper {
   async fetch(request: Request): Promise<Response> {
     const secret = (this.#env as EdgelockEnv).EDGELOCK_KEEPER_SECRET;
     // Without a configured secret the object answers nobody: an open keeper could be made to hold any lock.
-    if (typeof secret !== "string" || secret === "") return error(500, "EDGELOCK_KEEPER_SECRET is not set: run `wrangler secret put EDGELOCK_KEEPER_SECRET`");
+    if (typeof secret !== "string" || secret === "") return error(500, MISSING_SECRET);
     if (!(await hasBearer(request, secret))) return unauthorized();
     const parsed = await parseRequest(request);
     if ("error" in parsed) return error(parsed.status, parsed.error);
@@ -54,6 +54,9 @@ export class LeaseKeeper {
     return this.#ops;
   }
 }
+
+const MISSING_SECRET =
+  "EDGELOCK_KEEPER_SECRET is not set: run `wrangler secret put EDGELOCK_KEEPER_SECRET`";
 
 function error(status: number, message: string): Response {
   return Response.json({ error: message }, { status });

@@ -1,15 +1,23 @@
-import { KEEPER_OPS, KEEPER_PATH_PREFIX, type KeeperOp, type KeeperRequestBody } from "../protocol.ts";
+import {
+  KEEPER_OPS,
+  KEEPER_PATH_PREFIX,
+  type KeeperOp,
+  type KeeperRequestBody,
+} from "../protocol.ts";
 import { checkLease, checkMs, checkOptionalMs } from "../validate.ts";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
 
-export type Parsed = { readonly op: KeeperOp; readonly body: KeeperRequestBody } | { readonly error: string; readonly status: number };
+export type Parsed =
+  | { readonly op: KeeperOp; readonly body: KeeperRequestBody }
+  | { readonly error: string; readonly status: number };
 
 /** `POST /v1/leases/{object}/{op}` with a JSON body; everything checked before it is trusted. */
 export async function parseRequest(request: Request): Promise<Parsed> {
   if (request.method !== "POST") return { status: 405, error: "use POST" };
   const path = new URL(request.url).pathname;
   const op = path.startsWith(KEEPER_PATH_PREFIX) ? path.split("/").pop() : undefined;
-  if (!KEEPER_OPS.includes(op as KeeperOp)) return { status: 404, error: `unknown operation; use ${KEEPER_OPS.join(", ")}` };
+  if (!KEEPER_OPS.includes(op as KeeperOp))
+    return { status: 404, error: `unknown operation; use ${KEEPER_OPS.join(", ")}` };
   let body: KeeperRequestBody;
   try {
     body = (await request.json()) as KeeperRequestBody;
@@ -18,7 +26,8 @@ export async function parseRequest(request: Request): Promise<Parsed> {
       checkMs("maxHoldMs", body.maxHoldMs);
       checkOptionalMs("heartbeatMs", body.heartbeatMs);
       checkOptionalMs("leaseMs", body.leaseMs, 3);
-      if ((body.leaseMs ?? 0) > DEFAULT_LEASE_KEEPER.maxLeaseMs) return { status: 400, error: `leaseMs: at most ${DEFAULT_LEASE_KEEPER.maxLeaseMs} ms` };
+      if ((body.leaseMs ?? 0) > DEFAULT_LEASE_KEEPER.maxLeaseMs)
+        return { status: 400, error: `leaseMs: at most ${DEFAULT_LEASE_KEEPER.maxLeaseMs} ms` };
     }
   } catch (error) {
     return { status: 400, error: error instanceof Error ? error.message : "invalid JSON body" };

@@ -52,7 +52,11 @@ export function statusOf(rec: KeptLease | undefined, nextAlarmAt?: number | null
   };
 }
 
-export function newRecord(lease: SerializedLease, o: { leaseMs: number; maxHoldMs: number; heartbeatMs: number }, at: number): KeptLease {
+export function newRecord(
+  lease: SerializedLease,
+  o: { leaseMs: number; maxHoldMs: number; heartbeatMs: number },
+  at: number,
+): KeptLease {
   return {
     lease,
     leaseMs: o.leaseMs,

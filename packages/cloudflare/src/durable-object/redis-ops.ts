@@ -25,7 +25,9 @@ export function redisOps(redis: { url: string; token: string }) {
     });
     // The local deadline of a resumed view starts at `expiresAt`; the object tracks the real one
     // itself, so give the view room to try even when an alarm comes late.
-    return client.lock(rec.lease.name).resume({ ...rec.lease, expiresAt: Date.now() + rec.leaseMs });
+    return client
+      .lock(rec.lease.name)
+      .resume({ ...rec.lease, expiresAt: Date.now() + rec.leaseMs });
   };
   return {
     async renew(rec: KeptLease, leaseMs: number): Promise<RenewOutcome> {

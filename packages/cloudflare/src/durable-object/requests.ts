@@ -14,15 +14,26 @@ export interface Answer {
 
 const ok = async (store: LeaseStore): Promise<Answer> => {
   const rec = await store.get();
-  return { status: 200, body: statusOf(rec, rec?.state === "kept" ? await store.nextAlarm() : null) };
+  return {
+    status: 200,
+    body: statusOf(rec, rec?.state === "kept" ? await store.nextAlarm() : null),
+  };
 };
 
 /** Hand-over. Repeating it (a retried request) answers the current status and changes nothing. */
-export async function keep(store: LeaseStore, ops: RedisOps, body: KeeperRequestBody): Promise<Answer> {
+export async function keep(
+  store: LeaseStore,
+  ops: RedisOps,
+  body: KeeperRequestBody,
+): Promise<Answer> {
   const existing = await store.get();
   if (existing) return sameLease(existing.lease, body.lease) ? ok(store) : conflict();
   const leaseMs = body.leaseMs ?? DEFAULT_LEASE_KEEPER.leaseMs;
-  const rec = newRecord(body.lease, { leaseMs, maxHoldMs: body.maxHoldMs ?? 0, heartbeatMs: body.heartbeatMs ?? 0 }, Date.now());
+  const rec = newRecord(
+    body.lease,
+    { leaseMs, maxHoldMs: body.maxHoldMs ?? 0, heartbeatMs: body.heartbeatMs ?? 0 },
+    Date.now(),
+  );
   await store.put(rec);
   await tick(store, ops); // renews at once: the holder learns now if the hold is already gone
   return ok(store);
@@ -52,7 +63,11 @@ export async function heartbeat(store: LeaseStore, lease: SerializedLease): Prom
  * flight cannot turn the race into a loss: if the release reached Redis first, the renewal finds
  * the hold gone, sees `releasing`, and leaves the verdict to us — `released`.
  */
-export async function release(store: LeaseStore, ops: RedisOps, lease: SerializedLease): Promise<Answer> {
+export async function release(
+  store: LeaseStore,
+  ops: RedisOps,
+  lease: SerializedLease,
+): Promise<Answer> {
   const rec = await store.get();
   if (!rec) return ok(store);
   if (!sameLease(rec.lease, lease)) return conflict();

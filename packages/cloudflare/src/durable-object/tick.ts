@@ -47,14 +47,22 @@ async function renew(store: LeaseStore, ops: RedisOps, rec: KeptLease, at: numbe
 }
 
 /** Stops on purpose; the lease runs out on its own (at maxHoldAt exactly for `max-hold`). */
-async function end(store: LeaseStore, rec: KeptLease, reason: "max-hold" | "missed-heartbeat"): Promise<void> {
+async function end(
+  store: LeaseStore,
+  rec: KeptLease,
+  reason: "max-hold" | "missed-heartbeat",
+): Promise<void> {
   rec.state = "ended";
   rec.reason = reason;
   await store.put(rec);
   await store.disarm();
 }
 
-async function lose(store: LeaseStore, rec: KeptLease, reason: "gone" | "renew-failed"): Promise<void> {
+async function lose(
+  store: LeaseStore,
+  rec: KeptLease,
+  reason: "gone" | "renew-failed",
+): Promise<void> {
   rec.state = "lost";
   rec.reason = reason;
   await store.put(rec);

@@ -1,4 +1,9 @@
-import { InvalidArgumentError, type Keeper, type KeepTask, type SerializedLease } from "@edgelock/core";
+import {
+  InvalidArgumentError,
+  type Keeper,
+  type KeepTask,
+  type SerializedLease,
+} from "@edgelock/core";
 import type { WaitUntil } from "../cf-types.ts";
 import type { LeaseKeeperClient } from "../client/lease-keeper-client.ts";
 import { now } from "../clock.ts";
@@ -35,8 +40,13 @@ export const DEFAULT_BUDGET_KEEPER = Object.freeze({ marginMs: 1_000 });
  */
 export function budgetKeeper(options: BudgetKeeperOptions): Keeper {
   const waitUntil = resolveWaitUntil(options.waitUntil);
-  if (typeof options.stopAt !== "function") throw new InvalidArgumentError("options.stopAt", "must be a function");
-  const marginMs = checkMs("options.marginMs", options.marginMs ?? DEFAULT_BUDGET_KEEPER.marginMs, 0);
+  if (typeof options.stopAt !== "function")
+    throw new InvalidArgumentError("options.stopAt", "must be a function");
+  const marginMs = checkMs(
+    "options.marginMs",
+    options.marginMs ?? DEFAULT_BUDGET_KEEPER.marginMs,
+    0,
+  );
   const handoff = options.handoff && checkHandoff(options.handoff);
   const emit = safeSink(options.onEvent);
   return {
@@ -47,7 +57,13 @@ export function budgetKeeper(options: BudgetKeeperOptions): Keeper {
   };
 }
 
-async function keepWithin(task: KeepTask, cutoff: number, stopAt: number, handoff: HandoffOptions | undefined, emit: KeeperEventSink): Promise<void> {
+async function keepWithin(
+  task: KeepTask,
+  cutoff: number,
+  stopAt: number,
+  handoff: HandoffOptions | undefined,
+  emit: KeeperEventSink,
+): Promise<void> {
   if ((await renewUntil(task, cutoff)) === "ended") return;
   if (!handoff) return emit({ type: "budget-exhausted", name: task.name });
   const lease = task.lease() as SerializedLease;
@@ -61,7 +77,11 @@ async function keepWithin(task: KeepTask, cutoff: number, stopAt: number, handof
   // While this invocation lives, a release here is forwarded so the keeper stops at once.
   if (!(await abortedWithin(task.signal, stopAt - now()))) return;
   try {
-    emit({ type: "release-forwarded", name: task.name, status: await handoff.keeper.release(lease) });
+    emit({
+      type: "release-forwarded",
+      name: task.name,
+      status: await handoff.keeper.release(lease),
+    });
   } catch (error) {
     emit({ type: "release-forwarded", name: task.name, error });
   }
@@ -76,13 +96,21 @@ function keepOptions(h: HandoffOptions): KeepOptions {
 }
 
 function checkHandoff(h: HandoffOptions): HandoffOptions {
-  if (typeof h.keeper?.keep !== "function") throw new InvalidArgumentError("options.handoff.keeper", "must be a lease keeper client (keeperFromEnv(env))");
+  if (typeof h.keeper?.keep !== "function")
+    throw new InvalidArgumentError(
+      "options.handoff.keeper",
+      "must be a lease keeper client (keeperFromEnv(env))",
+    );
   checkMs("options.handoff.maxHoldMs", h.maxHoldMs);
   return h;
 }
 
 export function resolveWaitUntil(w: BudgetKeeperOptions["waitUntil"]): WaitUntil {
   if (typeof w === "function") return w;
-  if (typeof w === "object" && w !== null && typeof w.waitUntil === "function") return (p) => w.waitUntil(p);
-  throw new InvalidArgumentError("options.waitUntil", "must be ctx.waitUntil (bound), a function, or an object with waitUntil()");
+  if (typeof w === "object" && w !== null && typeof w.waitUntil === "function")
+    return (p) => w.waitUntil(p);
+  throw new InvalidArgumentError(
+    "options.waitUntil",
+    "must be ctx.waitUntil (bound), a function, or an object with waitUntil()",
+  );
 }

@@ -9,7 +9,12 @@ export type KeeperEvent =
   /** No hand-over configured: renewals stop, the lease runs out and `held.signal` aborts at its deadline. */
   | { readonly type: "budget-exhausted"; readonly name: string }
   /** The hold ended in this invocation after the hand-over: the keeper was told to release. */
-  | { readonly type: "release-forwarded"; readonly name: string; readonly status?: KeeperStatus; readonly error?: unknown };
+  | {
+      readonly type: "release-forwarded";
+      readonly name: string;
+      readonly status?: KeeperStatus;
+      readonly error?: unknown;
+    };
 
 export type KeeperEventSink = (event: KeeperEvent) => void;
 

@@ -31,10 +31,13 @@ export function abortedWithin(signal: AbortSignal, ms: number): Promise<boolean>
       clearTimeout(timer);
       resolve(true);
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(false);
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(false);
+      },
+      Math.max(0, ms),
+    );
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -24,6 +24,9 @@ export const DEFAULT_WAIT_UNTIL_KEEPER = Object.freeze({ budgetMs: 20_000 });
  * const edgelock = createClient({ redis, keeper: waitUntilKeeper({ waitUntil, handoff: { keeper: keeperFromEnv(env), maxHoldMs: 600_000 } }) });
  */
 export function waitUntilKeeper(options: WaitUntilKeeperOptions): Keeper {
-  const budgetMs = checkMs("options.budgetMs", options.budgetMs ?? DEFAULT_WAIT_UNTIL_KEEPER.budgetMs);
+  const budgetMs = checkMs(
+    "options.budgetMs",
+    options.budgetMs ?? DEFAULT_WAIT_UNTIL_KEEPER.budgetMs,
+  );
   return budgetKeeper({ ...options, stopAt: (startedAt) => startedAt + budgetMs });
 }

@@ -24,7 +24,10 @@ declare module "cloudflare:test" {
     LEASE_KEEPER: NamespaceLike;
   };
   export const SELF: { fetch(input: string, init?: RequestInit): Promise<Response> };
-  export function runInDurableObject<R>(stub: DurableObjectStubLike, callback: (instance: unknown, state: StateLike) => R | Promise<R>): Promise<R>;
+  export function runInDurableObject<R>(
+    stub: DurableObjectStubLike,
+    callback: (instance: unknown, state: StateLike) => R | Promise<R>,
+  ): Promise<R>;
   export function runDurableObjectAlarm(stub: DurableObjectStubLike): Promise<boolean>;
   export function createExecutionContext(): ExecutionContextLike;
   export function waitOnExecutionContext(ctx: ExecutionContextLike): Promise<void>;
@@ -38,5 +41,8 @@ type ExecutionContext = import("cloudflare:test").ExecutionContextLike;
 
 /** Vite's `import.meta.glob`, as the vitest pool transforms it (used by the core source check). */
 interface ImportMeta {
-  glob<T>(pattern: string, options: { query: string; import: string; eager: true }): Record<string, T>;
+  glob<T>(
+    pattern: string,
+    options: { query: string; import: string; eager: true },
+  ): Record<string, T>;
 }

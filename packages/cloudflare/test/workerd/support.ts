@@ -3,7 +3,10 @@ import { env } from "cloudflare:test";
 
 /** A client of the test itself (not the Worker), to look at the lock from outside. */
 export function probe(prefix: string): EdgelockClient {
-  return createClient({ redis: { url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }, prefix });
+  return createClient({
+    redis: { url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN },
+    prefix,
+  });
 }
 
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -21,7 +24,11 @@ export function aborted(signal: AbortSignal, ms: number): Promise<unknown> {
 }
 
 /** Polls `check` until it returns true; fails after `ms`. */
-export async function eventually(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  ms: number,
+  what: string,
+): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
@@ -35,7 +42,11 @@ import { keeperFromEnv, leaseObjectName, type LeaseKeeperClient } from "../../sr
 export const keeper = (): LeaseKeeperClient => keeperFromEnv(env);
 
 /** A fixed (never renewed locally) lease, so that only the keeper can keep it alive. */
-export async function fixedLease(prefix: string, name: string, leaseMs = 600): Promise<{ held: HeldLock; lease: SerializedLease }> {
+export async function fixedLease(
+  prefix: string,
+  name: string,
+  leaseMs = 600,
+): Promise<{ held: HeldLock; lease: SerializedLease }> {
   const held = await probe(prefix).lock(name).acquire({ leaseMs });
   return { held, lease: held.toJSON() };
 }
@@ -49,8 +60,12 @@ export async function keeperStub(lease: SerializedLease) {
 export async function addFault(rule: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${env.UPSTASH_REDIS_REST_URL}/__edgelock/faults`, {
     method: "POST",
-    headers: { authorization: `Bearer ${env.UPSTASH_REDIS_REST_TOKEN}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${env.UPSTASH_REDIS_REST_TOKEN}`,
+      "content-type": "application/json",
+    },
     body: JSON.stringify(rule),
   });
-  if (!response.ok) throw new Error(`fault rule refused: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`fault rule refused: ${response.status} ${await response.text()}`);
 }

@@ -1,6 +1,7 @@
 import { decodeAcquire, decodeExtend, decodeInspect, decodeRelease } from "../lock/codec.ts";
 import type { LockOps } from "../lock/flavor.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import {
   abandonScript,
   acquireScript,
@@ -19,7 +20,7 @@ async function acquire(ref: LockRef, p: AcquireParams) {
     ref,
     acquireScript,
     "fair acquire",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId)],
+    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
     [
       ref.owner,
       p.leaseMs,
@@ -28,6 +29,7 @@ async function acquire(ref: LockRef, p: AcquireParams) {
       ctx.operationRecordTtlMs,
       ctx.fenceTtlMs,
       keys.channelPrefix,
+      ...quarantineArgs(ctx),
     ],
     true,
     p.signal,
@@ -109,6 +111,8 @@ async function forceUnlock(ref: LockRef): Promise<boolean> {
 /** The fair lock's scripts, run by the Lock's machinery (holds, leases, acquire loop, resume). */
 export const fairLockOps: LockOps = Object.freeze({
   kind: "fair-lock",
+  // Its grant_head publishes each grant; its extend refuses an unclaimed grant, so claim by acquiring.
+  grantPush: "claim",
   acquire,
   release,
   extend: extendFairHold,

@@ -9,7 +9,11 @@ import { AbortedError, BackendError } from "../errors.ts";
  * timeout. A read changes nothing, so an ambiguous failure is simply tried again within the
  * client's retry window; what is left is a `BackendError` with the cause.
  */
-export async function readCommand(ctx: ClientContext, args: readonly (string | number)[], signal?: AbortSignal): Promise<unknown> {
+export async function readCommand(
+  ctx: ClientContext,
+  args: readonly (string | number)[],
+  signal?: AbortSignal,
+): Promise<unknown> {
   const what = String(args[0]);
   const started = now();
   for (let attempt = 1; ; attempt++) {
@@ -21,8 +25,15 @@ export async function readCommand(ctx: ClientContext, args: readonly (string | n
       const delay = Math.random() * Math.min(1_000, 25 * 2 ** attempt);
       const ambiguous = error instanceof TransportError && error.ambiguous;
       if (!ambiguous || now() + delay - started > ctx.policy.retryWindowMs) {
-        const message = error instanceof ReplyError || error instanceof TransportError ? error.message : String(error);
-        throw new BackendError(`${what}: ${message}`, { cause: error });
+        const message =
+          error instanceof ReplyError || error instanceof TransportError
+            ? error.message
+            : String(error);
+        const status = error instanceof TransportError ? error.status : undefined;
+        throw new BackendError(
+          `${what}: ${message}`,
+          status === undefined ? { cause: error } : { cause: error, status },
+        );
       }
       ctx.emit({ type: "retried", operation: what, attempt, error: error as Error });
       await sleep(delay, signal, what);

@@ -19,7 +19,13 @@ export interface PartReads {
  * Reads every key of `parts` for `name` in one request: all keys of a name share its hash tag,
  * so one read-only script sees a consistent snapshot of every kind at once.
  */
-export async function readParts(ctx: ClientContext, name: string, parts: readonly DescribePart[], limit: number, signal?: AbortSignal): Promise<PartReads[]> {
+export async function readParts(
+  ctx: ClientContext,
+  name: string,
+  parts: readonly DescribePart[],
+  limit: number,
+  signal?: AbortSignal,
+): Promise<PartReads[]> {
   const plans = parts.map((part) => part.plan(ctx.prefix, name));
   const keys: string[] = [];
   const ops: string[] = [];
@@ -30,7 +36,13 @@ export async function readParts(ctx: ClientContext, name: string, parts: readonl
       ops.push(encodeOp(spec.op, offset));
     }
   }
-  const call = { operation: `describe "${name}"`, keys, args: [limit, ...ops], retrySafe: true, signal };
+  const call = {
+    operation: `describe "${name}"`,
+    keys,
+    args: [limit, ...ops],
+    retrySafe: true,
+    signal,
+  };
   const { reply } = await evalScript(ctx.backend, describeScript, call, ctx.policy, ctx.emit);
   if (!Array.isArray(reply) || reply.length !== keys.length + 1) {
     throw new BackendError(`describe "${name}": unexpected reply ${JSON.stringify(reply)}`);
@@ -51,5 +63,11 @@ export function makeView(revealOwners: boolean, limit: number): View {
 
 export function toDescription(name: string, read: PartReads, view: View): Description {
   const d = read.part.decode(read.reads, view);
-  return { name, kind: read.part.kind, ...d, holders: d.holders.slice(0, view.limit), waiters: d.waiters.slice(0, view.limit) };
+  return {
+    name,
+    kind: read.part.kind,
+    ...d,
+    holders: d.holders.slice(0, view.limit),
+    waiters: d.waiters.slice(0, view.limit),
+  };
 }

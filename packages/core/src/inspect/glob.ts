@@ -9,7 +9,10 @@ export const MAX_GLOB_LENGTH = 512;
  */
 export function globToRegExp(argument: string, glob: unknown): RegExp {
   if (typeof glob !== "string" || glob.length === 0 || glob.length > MAX_GLOB_LENGTH) {
-    throw new InvalidArgumentError(argument, `must be a non-empty glob of at most ${MAX_GLOB_LENGTH} characters`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be a non-empty glob of at most ${MAX_GLOB_LENGTH} characters`,
+    );
   }
   let out = "";
   for (let i = 0; i < glob.length; i++) {

@@ -1,5 +1,10 @@
 export { inspect, type Inspector } from "./inspector.ts";
-export { DEFAULT_INSPECT_OPTIONS, MAX_LIST_COUNT, MAX_LIST_ALL, MAX_DESCRIBE_LIMIT } from "./options.ts";
+export {
+  DEFAULT_INSPECT_OPTIONS,
+  MAX_LIST_COUNT,
+  MAX_LIST_ALL,
+  MAX_DESCRIBE_LIMIT,
+} from "./options.ts";
 export type {
   InspectKind,
   ListEntry,

@@ -5,10 +5,27 @@ import { makeView, readParts, toDescription } from "./describe.ts";
 import { globToRegExp } from "./glob.ts";
 import { keyParser } from "./key-names.ts";
 import { listPage } from "./list.ts";
-import { DEFAULT_INSPECT_OPTIONS, resolveDescribe, resolveList, resolveListAll, validateKind } from "./options.ts";
+import {
+  DEFAULT_INSPECT_OPTIONS,
+  resolveDescribe,
+  resolveList,
+  resolveListAll,
+  validateKind,
+} from "./options.ts";
 import { DESCRIBE_PARTS } from "./parts/registry.ts";
 import { mapLimit } from "./map-limit.ts";
-import type { Description, DescribeOptions, ForceUnlockOptions, InspectKind, ListAllOptions, ListEntry, ListOptions, ListPage, Snapshot, SnapshotOptions } from "./types.ts";
+import type {
+  Description,
+  DescribeOptions,
+  ForceUnlockOptions,
+  InspectKind,
+  ListAllOptions,
+  ListEntry,
+  ListOptions,
+  ListPage,
+  Snapshot,
+  SnapshotOptions,
+} from "./types.ts";
 
 /**
  * Read-only views of what lives under a client's prefix, for operators: who holds a name, since
@@ -18,6 +35,8 @@ import type { Description, DescribeOptions, ForceUnlockOptions, InspectKind, Lis
 export interface Inspector {
   /** The key prefix inspected (the client's). */
   readonly prefix: string;
+  /** The kinds `forceUnlock` can act on (those with holds to take away). */
+  readonly unlockableKinds: readonly InspectKind[];
   /** One page of names with their kind (SCAN-based, a bounded number of requests per call). */
   list(options?: ListOptions): Promise<ListPage>;
   /** Every name (deduplicated, sorted) up to `limit`, following the pages. */
@@ -55,44 +74,80 @@ export function inspect(client: EdgelockClient): Inspector {
 
   const inspector: Inspector = {
     prefix: ctx.prefix,
+    unlockableKinds: DESCRIBE_PARTS.filter((p) => p.forceUnlock !== undefined).map((p) => p.kind),
     async list(options) {
-      return listPage(ctx, parse, { ...resolveList(options), scans: DEFAULT_INSPECT_OPTIONS.scansPerPage });
+      return listPage(ctx, parse, {
+        ...resolveList(options),
+        scans: DEFAULT_INSPECT_OPTIONS.scansPerPage,
+      });
     },
     async listAll(options) {
       const { limit, match } = resolveListAll(options);
-      const params = { cursor: "0", count: Math.min(limit, 1_000), match: globToRegExp("options.match", match), scans: 1 };
+      const params = {
+        cursor: "0",
+        count: Math.min(limit, 1_000),
+        match: globToRegExp("options.match", match),
+        scans: 1,
+      };
       const found = new Map<string, ListEntry>();
       let cursor: string | null = "0";
-      for (let scans = 0; cursor !== null && scans < DEFAULT_INSPECT_OPTIONS.scansPerListAll && found.size <= limit; scans++) {
+      for (
+        let scans = 0;
+        cursor !== null && scans < DEFAULT_INSPECT_OPTIONS.scansPerListAll && found.size <= limit;
+        scans++
+      ) {
         const page: ListPage = await listPage(ctx, parse, { ...params, cursor });
         for (const e of page.entries) found.set(`${e.kind}\u0000${e.name}`, e);
         cursor = page.next;
       }
-      const entries = [...found.values()].sort((a, b) => (a.name === b.name ? a.kind.localeCompare(b.kind) : a.name < b.name ? -1 : 1));
-      return { entries: entries.slice(0, limit), truncated: entries.length > limit || cursor !== null };
+      const entries = [...found.values()].sort((a, b) =>
+        a.name === b.name ? a.kind.localeCompare(b.kind) : a.name < b.name ? -1 : 1,
+      );
+      return {
+        entries: entries.slice(0, limit),
+        truncated: entries.length > limit || cursor !== null,
+      };
     },
     async describe(name, options) {
       validateName("name", name);
       const o = resolveDescribe(options);
       const kind = o.kind;
-      const parts = kind === undefined ? DESCRIBE_PARTS : DESCRIBE_PARTS.filter((p) => p.kind === kind);
+      const parts =
+        kind === undefined ? DESCRIBE_PARTS : DESCRIBE_PARTS.filter((p) => p.kind === kind);
       const found = (await readParts(ctx, name, parts, o.limit)).find((r) => r.present);
       return found ? toDescription(name, found, makeView(o.revealOwners, o.limit)) : null;
     },
     async snapshot(options) {
       const o = validateObject("options", options) as SnapshotOptions;
-      const listed = await inspector.listAll({ ...(o.match === undefined ? {} : { match: o.match }), ...(o.limit === undefined ? {} : { limit: o.limit }) });
-      const describeOptions = { ...(o.revealOwners === undefined ? {} : { revealOwners: o.revealOwners }) };
-      const described = await mapLimit(listed.entries, DEFAULT_INSPECT_OPTIONS.concurrency, (e) => inspector.describe(e.name, { ...describeOptions, kind: e.kind }));
-      return { descriptions: described.filter((d): d is Description => d !== null), truncated: listed.truncated };
+      const listed = await inspector.listAll({
+        ...(o.match === undefined ? {} : { match: o.match }),
+        ...(o.limit === undefined ? {} : { limit: o.limit }),
+      });
+      const describeOptions = {
+        ...(o.revealOwners === undefined ? {} : { revealOwners: o.revealOwners }),
+      };
+      const described = await mapLimit(listed.entries, DEFAULT_INSPECT_OPTIONS.concurrency, (e) =>
+        inspector.describe(e.name, { ...describeOptions, kind: e.kind }),
+      );
+      return {
+        descriptions: described.filter((d): d is Description => d !== null),
+        truncated: listed.truncated,
+      };
     },
     async forceUnlock(name, options) {
       validateName("name", name);
       const o = validateObject("options", options) as ForceUnlockOptions;
-      const kind = o.kind === undefined ? (await inspector.describe(name))?.kind : validateKind("options.kind", o.kind);
+      const kind =
+        o.kind === undefined
+          ? (await inspector.describe(name))?.kind
+          : validateKind("options.kind", o.kind);
       if (kind === undefined) return false;
       const unlock = partOf(kind)?.forceUnlock;
-      if (!unlock) throw new InvalidArgumentError(o.kind === undefined ? "name" : "options.kind", `a ${kind} has no holds to force-unlock`);
+      if (!unlock)
+        throw new InvalidArgumentError(
+          o.kind === undefined ? "name" : "options.kind",
+          `a ${kind} has no holds to force-unlock`,
+        );
       return unlock(client, name);
     },
   };

@@ -1,4 +1,4 @@
-import { hashTag, keyBase } from "../keys.ts";
+import { hashTag, keyBase, unescapeName } from "../keys.ts";
 import type { DescribePart } from "./parts/part.ts";
 import type { ListEntry } from "./types.ts";
 
@@ -13,14 +13,20 @@ interface Suffix {
  * keys of a sample name, minus its base), so no key layout is written twice. Longest suffix first:
  * `{x}:sem:q` is the semaphore queue of `x`, not a lock queue of `{x}:sem`.
  */
-export function keyParser(prefix: string, parts: readonly DescribePart[]): (key: string) => ListEntry | null {
+export function keyParser(
+  prefix: string,
+  parts: readonly DescribePart[],
+): (key: string) => ListEntry | null {
   const sample = "x";
   const base = keyBase(prefix, sample);
   const head = base.slice(0, base.length - hashTag(sample).length);
   const suffixes: Suffix[] = parts
     .flatMap((part) => {
       const plan = part.plan(prefix, sample);
-      return part.primary.map((i) => ({ suffix: (plan[i]?.key ?? "").slice(base.length), kind: part.kind }));
+      return part.primary.map((i) => ({
+        suffix: (plan[i]?.key ?? "").slice(base.length),
+        kind: part.kind,
+      }));
     })
     .sort((a, b) => b.suffix.length - a.suffix.length);
   return (key) => {
@@ -36,13 +42,18 @@ export function keyParser(prefix: string, parts: readonly DescribePart[]): (key:
 }
 
 /**
- * The name whose keys carry `tagged` (the inverse of `hashTag`). Two names can share keys (`a`
- * and `{a}`); the plain one is returned, and it addresses the same keys.
+ * The name whose keys carry `tagged` (the inverse of `hashTag`, which is injective: `{n}` for a
+ * name without braces, `{tag}~escaped` for one with them). Null when no name makes `tagged`.
  */
 export function nameOfTag(tagged: string): string | null {
-  if (tagged.startsWith("{") && tagged.endsWith("}")) {
-    const inner = tagged.slice(1, -1);
-    if (inner.length > 0 && hashTag(inner) === tagged) return inner;
-  }
-  return tagged.length > 0 && hashTag(tagged) === tagged ? tagged : null;
+  const close = tagged.indexOf("}");
+  if (!tagged.startsWith("{") || close < 0) return null;
+  const rest = tagged.slice(close + 1);
+  const name =
+    rest === ""
+      ? tagged.slice(1, close)
+      : rest.startsWith("~")
+        ? unescapeName(rest.slice(1))
+        : null;
+  return name !== null && name.length > 0 && hashTag(name) === tagged ? name : null;
 }

@@ -18,7 +18,12 @@ export interface ListParams {
  * Keys that outlive a primitive's state (fence counters, statistics, operation records) are not
  * names: a released lock is gone from the list even while its fence counter is kept.
  */
-export async function listPage(ctx: ClientContext, parse: (key: string) => ListEntry | null, p: ListParams, signal?: AbortSignal): Promise<ListPage> {
+export async function listPage(
+  ctx: ClientContext,
+  parse: (key: string) => ListEntry | null,
+  p: ListParams,
+  signal?: AbortSignal,
+): Promise<ListPage> {
   const pattern = `${escapeGlob(ctx.prefix)}:${KEY_SCHEMA_VERSION}:*`;
   // each name has a few keys, and operation records outnumber them under load
   const hint = Math.min(1_000, Math.max(100, p.count * 4));
@@ -26,7 +31,9 @@ export async function listPage(ctx: ClientContext, parse: (key: string) => ListE
   const entries: ListEntry[] = [];
   let cursor = p.cursor;
   for (let scan = 0; scan < p.scans; scan++) {
-    const [next, keys] = decodeScan(await readCommand(ctx, ["SCAN", cursor, "MATCH", pattern, "COUNT", hint], signal));
+    const [next, keys] = decodeScan(
+      await readCommand(ctx, ["SCAN", cursor, "MATCH", pattern, "COUNT", hint], signal),
+    );
     cursor = next;
     for (const key of keys) {
       const entry = parse(key);

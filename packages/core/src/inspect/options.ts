@@ -26,11 +26,19 @@ export const MAX_DESCRIBE_LIMIT = 1_000;
 export function resolveList(options: unknown) {
   const o = validateObject("options", options) as ListOptions;
   if (o.cursor !== undefined && (typeof o.cursor !== "string" || !/^\d{1,20}$/.test(o.cursor))) {
-    throw new InvalidArgumentError("options.cursor", "must be the decimal cursor string of a previous page's `next`");
+    throw new InvalidArgumentError(
+      "options.cursor",
+      "must be the decimal cursor string of a previous page's `next`",
+    );
   }
   return {
     cursor: o.cursor ?? "0",
-    count: validateInteger("options.count", o.count ?? DEFAULT_INSPECT_OPTIONS.count, 1, MAX_LIST_COUNT),
+    count: validateInteger(
+      "options.count",
+      o.count ?? DEFAULT_INSPECT_OPTIONS.count,
+      1,
+      MAX_LIST_COUNT,
+    ),
     match: globToRegExp("options.match", o.match ?? "*"),
   };
 }
@@ -38,7 +46,12 @@ export function resolveList(options: unknown) {
 export function resolveListAll(options: unknown) {
   const o = validateObject("options", options) as ListAllOptions;
   return {
-    limit: validateInteger("options.limit", o.limit ?? DEFAULT_INSPECT_OPTIONS.limit, 1, MAX_LIST_ALL),
+    limit: validateInteger(
+      "options.limit",
+      o.limit ?? DEFAULT_INSPECT_OPTIONS.limit,
+      1,
+      MAX_LIST_ALL,
+    ),
     match: o.match ?? "*",
   };
 }
@@ -51,12 +64,21 @@ export function resolveDescribe(options: unknown) {
   return {
     kind: o.kind === undefined ? undefined : validateKind("options.kind", o.kind),
     revealOwners: o.revealOwners ?? false,
-    limit: validateInteger("options.limit", o.limit ?? DEFAULT_INSPECT_OPTIONS.describeLimit, 1, MAX_DESCRIBE_LIMIT),
+    limit: validateInteger(
+      "options.limit",
+      o.limit ?? DEFAULT_INSPECT_OPTIONS.describeLimit,
+      1,
+      MAX_DESCRIBE_LIMIT,
+    ),
   };
 }
 
 export function validateKind(argument: string, kind: unknown): InspectKind {
   const kinds = DESCRIBE_PARTS.map((p) => p.kind);
-  if (!kinds.includes(kind as InspectKind)) throw new InvalidArgumentError(argument, `must be one of ${kinds.join(", ")}, got ${String(kind)}`);
+  if (!kinds.includes(kind as InspectKind))
+    throw new InvalidArgumentError(
+      argument,
+      `must be one of ${kinds.join(", ")}, got ${String(kind)}`,
+    );
   return kind as InspectKind;
 }

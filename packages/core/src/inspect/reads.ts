@@ -95,13 +95,17 @@ export class Reads {
     const [pttl, card, live, flat] = this.#tuple(i, "zset", 4);
     const list = strings(flat);
     const entries: { member: string; score: number }[] = [];
-    for (let k = 0; k + 1 < list.length; k += 2) entries.push({ member: list[k] ?? "", score: num(list[k + 1]) });
+    for (let k = 0; k + 1 < list.length; k += 2)
+      entries.push({ member: list[k] ?? "", score: num(list[k + 1]) });
     return { pttl: num(pttl), card: num(card), live: num(live), entries };
   }
 
   scores(i: number): ScoresRead {
     const [pttl, , , list] = this.#tuple(i, "scores", 4);
-    return { pttl: num(pttl), scores: array(list).map((s) => (s === null || s === false ? null : num(s))) };
+    return {
+      pttl: num(pttl),
+      scores: array(list).map((s) => (s === null || s === false ? null : num(s))),
+    };
   }
 
   fields(i: number): FieldsRead {
@@ -118,14 +122,17 @@ export class Reads {
     const spec = this.#plan[i];
     const raw = this.#raw[i];
     if (spec?.op.type !== type || !Array.isArray(raw) || raw.length !== length) {
-      throw new BackendError(`describe: unexpected reply for read ${i} (${type}): ${JSON.stringify(raw)}`);
+      throw new BackendError(
+        `describe: unexpected reply for read ${i} (${type}): ${JSON.stringify(raw)}`,
+      );
     }
     return raw;
   }
 }
 
 function array(value: unknown): unknown[] {
-  if (!Array.isArray(value)) throw new BackendError(`describe: expected a list, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value))
+    throw new BackendError(`describe: expected a list, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -136,6 +143,7 @@ function strings(value: unknown): string[] {
 /** Integers come back as numbers (REST, RESP) or, from WITHSCORES and HGETALL, as strings. */
 export function num(value: unknown): number {
   const n = typeof value === "string" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isFinite(n)) throw new BackendError(`describe: expected a number, got ${JSON.stringify(value)}`);
+  if (typeof n !== "number" || !Number.isFinite(n))
+    throw new BackendError(`describe: expected a number, got ${JSON.stringify(value)}`);
   return n;
 }

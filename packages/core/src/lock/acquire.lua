@@ -5,21 +5,25 @@
 -- KEYS[4] waiter poll deadlines (zset owner -> server ms)
 -- KEYS[5] hold statistics (hash: h mean use ms, d its mean absolute deviation, y mean cycle
 --         ms from grant to release, hand-off lateness included)
--- KEYS[6] this operation's record
+-- KEYS[6] this operation's record   KEYS[7] restart-quarantine sentinel
 -- ARGV[1] owner   ARGV[2] lease ms   ARGV[3] 1 = join the queue when busy, 0 = try only
 -- ARGV[4] ms within which a queued waiter promises to poll again   ARGV[5] claim window ms
 -- ARGV[6] operation record ttl ms   ARGV[7] fence counter ttl ms   ARGV[8] grant channel prefix
+-- ARGV[9] quarantine ms (0: off)   ARGV[10] sentinel ttl ms
 -- Returns {status, fence, count, pttl, position, mean use ms, current use age ms, server ms,
 --   use deviation ms, mean cycle ms}
---   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued), -1 abandoned operation
+--   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued), -1 abandoned operation,
+--   -3 quarantined (pttl = ms left of the restart quarantine; nothing changed, not queued)
 -- @include ../common/now.lua
 -- @include ../common/fence.lua
 -- @include ../common/op-record.lua
+-- @include ../common/quarantine.lua
 -- @include _grant-head.lua
 local lock_key, fence_key, queue_key, deadlines_key, stats_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local queue, return_within, claim_ms = ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
 local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
+local quarantine = {key = KEYS[7], ms = tonumber(ARGV[9]), ttl = tonumber(ARGV[10])}
 
 local previous = op_get(op_key)
 if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms, 0, 0} end
@@ -35,6 +39,9 @@ end
 
 local holder = redis.call('HGET', lock_key, 'o')
 if not holder then
+  -- a free lock means a new grant (to the queue head or to us): not while quarantined
+  local left = quarantine_left(quarantine)
+  if left > 0 then return {-3, 0, 0, left, 0, 0, 0, now_ms, 0, 0} end
   local next_holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, owner)
   if not next_holder then
     local fence = next_fence(fence_key, fence_ttl)

@@ -1,5 +1,6 @@
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { maskId, randomId } from "../ids.ts";
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
 import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
 import { HeldLockView } from "./held-lock.ts";
@@ -23,6 +24,7 @@ export function resolveAcquireOptions(ref: LockRef, options: unknown, defaults: 
   const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });
   const maxHoldMs = validateOptionalMs("options.maxHoldMs", o.maxHoldMs, { min: 1 });
   const signal = validateSignal("options.signal", o.signal);
+  if (fixed !== undefined) checkLeaseWithinQuarantine(ref.ctx, "options.leaseMs", fixed);
   const leaseMs = fixed ?? Math.min(ref.ctx.leaseMs, maxHoldMs ?? Infinity);
   return { waitMs, leaseMs, keepAlive: fixed === undefined, maxHoldMs, signal };
 }

@@ -1,6 +1,14 @@
 import { decodeTuple } from "../engine/decode.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
 
+/**
+ * A grant refused by the restart quarantine (status -3 of every granting script): busy until it
+ * ends, so waiters wait it out like a held lock, and the reason shows in events.
+ */
+export function quarantineHint(leftMs: number, position = 0): ServerHint {
+  return { remainingLeaseMs: Math.max(leftMs, 1), position, meanHoldMs: 0, holdAgeMs: 0, reason: "quarantine" };
+}
+
 export type AcquireReply =
   | { readonly status: "granted" | "reentered"; readonly fence: number; readonly count: number; readonly pttl: number }
   | { readonly status: "busy"; readonly hint: ServerHint }
@@ -17,6 +25,7 @@ export function decodeAcquire(reply: unknown): AcquireReply {
   const [status, fence, count, pttl, position, meanHoldMs, holdAgeMs, serverMs, holdDevMs, meanCycleMs] = t;
   if (status === 1 || status === 2) return { status: status === 1 ? "granted" : "reentered", fence, count, pttl };
   if (status === -1) return { status: "abandoned" };
+  if (status === -3) return { status: "busy", hint: quarantineHint(pttl) };
   const hint = { remainingLeaseMs: Math.max(pttl, 0), position, meanHoldMs, holdAgeMs, serverMs };
   return { status: "busy", hint: holdDevMs === undefined || meanCycleMs === undefined ? hint : { ...hint, holdDevMs, meanCycleMs } };
 }

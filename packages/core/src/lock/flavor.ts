@@ -21,6 +21,13 @@ import type { LeaseKind } from "./types.ts";
 export interface LockOps {
   /** Written into serialised leases, so a lease resumes only on a handle of the same kind. */
   readonly kind: LeaseKind;
+  /**
+   * What a waiter does with a grant published on `channelPrefix + owner` (`fence,server ms,ms the
+   * grant is reserved`): `enter` at once and claim it with `extend` in the background (needs an
+   * extend that claims an unclaimed grant, as the Lock's does); `claim` by acquiring (one
+   * request). Absent: the scripts publish no grants, and waiters only poll.
+   */
+  readonly grantPush?: "enter" | "claim";
   acquire(ref: LockRef, p: AcquireParams): Promise<{ reply: AcquireReply; sentAt: number }>;
   release(
     ref: LockRef,
@@ -47,6 +54,7 @@ export interface LockFlavor {
 /** The reentrant Lock's own scripts. */
 export const lockOps: LockOps = Object.freeze({
   kind: "lock",
+  grantPush: "enter",
   acquire: acquireOnce,
   release: releaseOnce,
   extend: extendOnce,

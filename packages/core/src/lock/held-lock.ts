@@ -1,5 +1,6 @@
 import { LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
 import { randomId } from "../ids.ts";
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import type { Hold } from "./hold.ts";
 import { opsOf } from "./flavor.ts";
@@ -59,6 +60,7 @@ export class HeldLockView implements HeldLock {
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
+    checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
     if (this.#released || !hold.lease.active) throw new NotHeldError(this.name);
     const result = await opsOf(hold.ref).extend(hold.ref, hold.fence, ms);
     if (!result.renewed) {

@@ -2,6 +2,7 @@ import type { ClientContext } from "../config.ts";
 import { evalScript, type EvalResult } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { LockKeys } from "../keys.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import { decodeAcquire, decodeExtend, decodeInspect, decodeRelease, type AcquireReply, type LockInfo } from "./codec.ts";
 import type { LockOps } from "./flavor.ts";
 import { abandonScript, acquireScript, extendScript, forceUnlockScript, inspectScript, releaseScript } from "./scripts.generated.ts";
@@ -39,8 +40,8 @@ export async function acquireOnce(
   const { ctx, keys } = ref;
   const { reply, sentAt } = await run(
     ref, acquireScript, "acquire",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId)],
-    [ref.owner, p.leaseMs, p.queue ? 1 : 0, p.returnWithinMs, ctx.claimWindowMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix],
+    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
+    [ref.owner, p.leaseMs, p.queue ? 1 : 0, p.returnWithinMs, ctx.claimWindowMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix, ...quarantineArgs(ctx)],
     true, p.signal,
   );
   return { reply: decodeAcquire(reply), sentAt };

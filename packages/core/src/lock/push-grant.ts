@@ -34,11 +34,11 @@ export async function beginAcquire(holds: Map<number, Hold>): Promise<() => void
  * Push for a lock handle: listen on the owner's grant channel. The release that hands the lock
  * to this waiter publishes the grant, and the waiter enters on the message — one trip after the
  * release, where a re-acquire would cost two — then claims it (the grant becomes a full lease)
- * in the background. Undefined when the backend has no push.
+ * in the background. Undefined when the backend has no push or the scripts publish no grants.
  */
 export function lockWake(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, adopt: Adopt): WakeParams<HeldLockView> | undefined {
   const backend = ref.ctx.backend;
-  if (backend.subscribe === undefined) return undefined;
+  if (backend.subscribe === undefined || opsOf(ref).grantPush === undefined) return undefined;
   return {
     channel: ref.keys.channelPrefix + ref.owner,
     subscribe: (channel, signal) => backend.subscribe!(channel, signal),
@@ -51,9 +51,9 @@ function enterOnGrant(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, a
   if (grant === undefined) return "attempt";
   // The busy answer came after this grant was made and lapsed: it is not ours any more.
   if (since.hint.serverMs !== undefined && grant.at < since.hint.serverMs) return "stale";
-  // Only the Lock's own extend claims a grant (other lock shapes claim by acquiring), and a
-  // handle with a second acquire running must let the server count both.
-  if (ref.ops !== undefined || (inFlight.get(holds) ?? 0) > 1 || holds.has(grant.fence)) return "attempt";
+  // Only an extend that claims a grant lets the waiter enter on the message, and a handle with a
+  // second acquire running must let the server count both.
+  if (opsOf(ref).grantPush !== "enter" || (inFlight.get(holds) ?? 0) > 1 || holds.has(grant.fence)) return "attempt";
   // The grant was made after our last busy attempt was sent, so it lapses no earlier than
   // `sentAt + claimMs` on our clock, less 1% for clock-rate differences. Without room left for
   // the claim to land, claim first (one round trip) and enter on its answer.

@@ -1,4 +1,5 @@
 import { decodeTuple } from "../engine/decode.ts";
+import { quarantineHint } from "../lock/codec.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
 
 /** What one group of names (one slot) answered to an acquire: the Lock's answer, per name. */
@@ -15,6 +16,7 @@ export function decodeMultiAcquire(reply: unknown, n: number): GroupAcquireReply
   const t = decodeTuple("multi-lock acquire", reply, 2 + 2 * n);
   const [status, pttl] = t as [number, number];
   if (status === -1) return { status: "abandoned" };
+  if (status === -3) return { status: "busy", hint: quarantineHint(pttl) };
   if (status !== 1) return { status: "busy", hint: busyHint(pttl) };
   return {
     status: "granted",

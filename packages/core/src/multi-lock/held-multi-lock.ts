@@ -1,5 +1,6 @@
 import { InvalidArgumentError, LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
 import { randomId } from "../ids.ts";
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import type { MultiHold } from "./hold.ts";
 import type { HeldMultiLock, SerializedMultiLease } from "./types.ts";
@@ -59,6 +60,7 @@ export class HeldMultiLockView implements HeldMultiLock {
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
+    checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
     if (this.#released || !hold.lease.active) throw new NotHeldError(hold.ref.label);
     const result = await hold.extendAll(ms);
     if (!result.renewed) {

@@ -44,7 +44,7 @@ export class MultiLock {
    * @throws AcquireTimeoutError when not all acquired in time (nothing is left held); AbortedError when `signal` aborts.
    */
   async acquire(options?: AcquireOptions): Promise<HeldMultiLock> {
-    const opts = resolveHoldOptions(options, this.#ref.ctx.leaseMs, { waitMs: 0 });
+    const opts = resolveHoldOptions(options, this.#ref.ctx, { waitMs: 0 });
     const { held, attempts, waitedMs } = await acquireMulti(this.#ref, this.#holds, opts);
     if (held) return held;
     throw new AcquireTimeoutError(this.#ref.label, Math.round(waitedMs), attempts);
@@ -55,7 +55,7 @@ export class MultiLock {
     if (options !== undefined && (typeof options !== "object" || options === null)) {
       throw new InvalidArgumentError("options", "must be an options object");
     }
-    const opts = resolveHoldOptions({ ...(options ?? {}), waitMs: 0 }, this.#ref.ctx.leaseMs, { waitMs: 0 });
+    const opts = resolveHoldOptions({ ...(options ?? {}), waitMs: 0 }, this.#ref.ctx, { waitMs: 0 });
     return (await acquireMulti(this.#ref, this.#holds, opts)).held;
   }
 

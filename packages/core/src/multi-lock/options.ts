@@ -1,4 +1,6 @@
+import type { ClientContext } from "../config.ts";
 import type { AcquireOptions } from "../lock/types.ts";
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
 
 /** `AcquireOptions` validated and resolved against a default lease (the Lock's rules). */
@@ -10,13 +12,17 @@ export interface ResolvedHoldOptions {
   readonly signal: AbortSignal | undefined;
 }
 
-/** Validates before any request; messages name the argument. `leaseMs` given → fixed, else kept alive. */
-export function resolveHoldOptions(options: unknown, defaultLeaseMs: number, defaults: { waitMs: number }): ResolvedHoldOptions {
+/**
+ * Validates before any request; messages name the argument. `leaseMs` given → fixed, else the
+ * client's default lease, kept alive; never longer than the client's restart quarantine.
+ */
+export function resolveHoldOptions(options: unknown, ctx: ClientContext, defaults: { waitMs: number }): ResolvedHoldOptions {
   const o = validateObject("options", options) as AcquireOptions;
   const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? defaults.waitMs;
   const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });
   const maxHoldMs = validateOptionalMs("options.maxHoldMs", o.maxHoldMs, { min: 1 });
   const signal = validateSignal("options.signal", o.signal);
-  const leaseMs = fixed ?? Math.min(defaultLeaseMs, maxHoldMs ?? Infinity);
+  if (fixed !== undefined) checkLeaseWithinQuarantine(ctx, "options.leaseMs", fixed);
+  const leaseMs = fixed ?? Math.min(ctx.leaseMs, maxHoldMs ?? Infinity);
   return { waitMs, leaseMs, keepAlive: fixed === undefined, maxHoldMs, signal };
 }

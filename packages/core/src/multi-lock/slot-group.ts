@@ -2,6 +2,7 @@ import type { ClientContext } from "../config.ts";
 import { evalScript, type EvalResult } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import { lockKeys, type LockKeys } from "../keys.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import { busyHint, decodeMultiAcquire, decodeMultiExtend, decodeMultiRelease } from "./codec.ts";
 import type { GroupAcquire, SlotGroup } from "./group.ts";
 import { abandonScript, acquireScript, extendScript, releaseScript } from "./scripts.generated.ts";
@@ -21,8 +22,9 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
     tag,
     names,
     async acquire(owner, leaseMs, opId, signal): Promise<GroupAcquire> {
-      const args = [owner, leaseMs, ctx.claimWindowMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, ...channels];
-      const { reply, sentAt } = await run(acquireScript, "acquire", [...perLock(5), opKey(opId)], args, signal);
+      const args = [owner, leaseMs, ctx.claimWindowMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, ...channels, ...quarantineArgs(ctx)];
+      const k = [...perLock(5), opKey(opId), quarantineKey(ctx, names[0]!)];
+      const { reply, sentAt } = await run(acquireScript, "acquire", k, args, signal);
       const decoded = decodeMultiAcquire(reply, n);
       if (decoded.status === "busy") return { busy: decoded.hint };
       if (decoded.status === "abandoned") return { busy: busyHint(0) };

@@ -17,9 +17,11 @@ end
 -- FIFO hand-off: while permits are free, the live head of the queue gets one as a permit that
 -- expires after `claim_ms` unless claimed (so a dead waiter costs at most that), and is told on
 -- its channel. Waiters that missed their declared poll deadline are dropped on the way.
--- `quiet_for` is the waiter running this script itself: it needs no message.
-local function grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for)
+-- `quiet_for` is the waiter running this script itself: it needs no message. No grant while the
+-- restart quarantine `q` lasts (see common/quarantine.lua): the heads get theirs when they poll after it.
+local function grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for, q)
   local free = available(state_key, permits_key)
+  if free <= 0 or redis.call('ZCARD', queue_key) == 0 or quarantine_left(q) > 0 then return end
   while free > 0 do
     local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
     if not head then return end

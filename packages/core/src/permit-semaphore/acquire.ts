@@ -1,6 +1,7 @@
 import { AcquireTimeoutError } from "../errors.ts";
 import { maskId, randomId } from "../ids.ts";
 import { acquireAsWaiter } from "../semaphore/waiter-acquire.ts";
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
 import { HeldPermit } from "./held-permit.ts";
 import { abandonOnce, acquireOnce, type PermitSemaphoreRef } from "./ops.ts";
@@ -20,6 +21,7 @@ export async function acquirePermit(
   const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });
   const maxHoldMs = validateOptionalMs("options.maxHoldMs", o.maxHoldMs, { min: 1 });
   const signal = validateSignal("options.signal", o.signal);
+  if (fixed !== undefined) checkLeaseWithinQuarantine(ref.ctx, "options.leaseMs", fixed);
   const leaseMs = fixed ?? Math.min(ref.ctx.leaseMs, maxHoldMs ?? Infinity);
   const waiter = randomId();
   const result = await acquireAsWaiter<HeldPermit>({

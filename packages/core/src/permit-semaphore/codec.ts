@@ -1,4 +1,5 @@
 import { decodeTuple } from "../engine/decode.ts";
+import { quarantineHint } from "../lock/codec.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
 import type { PermitSemaphoreStatus } from "./types.ts";
 
@@ -15,6 +16,7 @@ export function decodeAcquire(reply: unknown): PermitAcquireReply {
   ) as [number, number, number, number, number, number];
   if (status === 1) return { status: "granted", fence, leaseMs };
   if (status === -1) return { status: "abandoned" };
+  if (status === -3) return { status: "busy", hint: quarantineHint(nextExpiryMs, position) };
   // The earliest permit expiry is when a permit frees up at the latest: never sleep past it.
   return {
     status: "busy",

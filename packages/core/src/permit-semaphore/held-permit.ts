@@ -3,6 +3,7 @@ import { LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
 import { randomId } from "../ids.ts";
 import { LeaseState } from "../lease/lease-state.ts";
 import { keepRenewing } from "../lease/renewal.ts";
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import { extendOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
 import type { Permit, SerializedPermit } from "./types.ts";
@@ -100,6 +101,7 @@ export class HeldPermit implements Permit {
 
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
+    checkLeaseWithinQuarantine(this.#ref.ctx, "ms", ms);
     if (this.#released || !this.#lease.active)
       throw new NotHeldError(this.name, `permit of "${this.name}" is not held`);
     const result = await extendOnce(this.#ref, this.id, ms);

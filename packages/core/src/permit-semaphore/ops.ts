@@ -3,6 +3,7 @@ import { decodeTuple } from "../engine/decode.ts";
 import { evalScript, type EvalResult } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { PermitSemaphoreKeys } from "../keys.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import { decodeAcquire, decodeChange, decodeStatus, type PermitAcquireReply } from "./codec.ts";
 import {
   abandonScript,
@@ -39,9 +40,10 @@ function run(
   );
 }
 
+/** KEYS of every mutating script: the operation record, then the restart quarantine's sentinel. */
 function mutationKeys(ref: PermitSemaphoreRef, opId: string): string[] {
   const { keys } = ref;
-  return [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.opPrefix + opId];
+  return [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.opPrefix + opId, quarantineKey(ref.ctx, ref.name)];
 }
 
 export async function acquireOnce(
@@ -60,7 +62,7 @@ export async function acquireOnce(
     ref,
     acquireScript,
     "permit acquire",
-    [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.fence, keys.opPrefix + p.opId],
+    [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.fence, keys.opPrefix + p.opId, quarantineKey(ctx, ref.name)],
     [
       p.waiter,
       p.leaseMs,
@@ -70,6 +72,7 @@ export async function acquireOnce(
       ctx.operationRecordTtlMs,
       ctx.fenceTtlMs,
       keys.channelPrefix,
+      ...quarantineArgs(ctx),
     ],
     p.signal,
   );
@@ -87,6 +90,7 @@ export async function releaseOnce(
     ctx.operationRecordTtlMs,
     ctx.claimWindowMs,
     keys.channelPrefix,
+    ...quarantineArgs(ctx),
   ]);
   const [status, available] = decodeTuple("permit release", reply, 2) as [number, number];
   return { released: status === 1, available };
@@ -122,6 +126,7 @@ export async function changeOnce(
     ctx.operationRecordTtlMs,
     ctx.claimWindowMs,
     keys.channelPrefix,
+    ...quarantineArgs(ctx),
   ]);
   return decodeChange(operation, reply);
 }
@@ -138,6 +143,7 @@ export async function abandonOnce(
     ctx.operationRecordTtlMs,
     ctx.claimWindowMs,
     keys.channelPrefix,
+    ...quarantineArgs(ctx),
   ]);
   return Array.isArray(reply) ? Number(reply[0]) : 0;
 }

@@ -30,7 +30,8 @@ export async function acquireQuorum(
       const outcome = await attemptQuorum(ref, opts.leaseMs);
       if ("failed" in outcome) {
         last = outcome.failed;
-        return { busy: { remainingLeaseMs: last.pttl, position: 0, meanHoldMs: 0, holdAgeMs: 0 } };
+        const hint = { remainingLeaseMs: last.pttl, position: 0, meanHoldMs: 0, holdAgeMs: 0 };
+        return { busy: last.quarantined ? { ...hint, reason: "quarantine" as const } : hint };
       }
       if (opts.signal?.aborted) {
         // Granted after the caller gave up: nobody will use it.

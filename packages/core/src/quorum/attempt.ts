@@ -19,6 +19,8 @@ export interface QuorumFailure {
   readonly answers: readonly QuorumAnswer[];
   /** Shortest remaining lease among the busy answers (0 when none). */
   readonly pttl: number;
+  /** Some database refused because of its restart quarantine (it lost its data). */
+  readonly quarantined: boolean;
 }
 
 /**
@@ -39,10 +41,12 @@ export async function attemptQuorum(ref: QuorumRef, leaseMs: number): Promise<{ 
   const granted = first.filter((r) => r.value?.status === "granted");
   if (granted.length < ref.majority) {
     await releaseEverywhere(ref, token, timeoutMs);
-    const busy = first.flatMap((r) => (r.value?.status === "busy" ? [r.value.pttl] : []));
+    // A quarantined database is busy for as long as its quarantine lasts.
+    const busy = first.flatMap((r) => (r.value?.status === "busy" || r.value?.status === "quarantined" ? [r.value.pttl] : []));
     const answered = first.filter((r) => r.value !== undefined).length;
     const kind = busy.length > 0 && answered >= ref.majority ? "busy" : "unreachable";
-    return { failed: { kind, answers, pttl: busy.length > 0 ? Math.max(0, Math.min(...busy)) : 0 } };
+    const quarantined = first.some((r) => r.value?.status === "quarantined");
+    return { failed: { kind, answers, pttl: busy.length > 0 ? Math.max(0, Math.min(...busy)) : 0, quarantined } };
   }
   const validMs = leaseMs - driftMs(ref, leaseMs);
   const expired = () => validMs - (now() - startedAt) <= 0;
@@ -58,11 +62,11 @@ export async function attemptQuorum(ref: QuorumRef, leaseMs: number): Promise<{ 
 
 async function refuse(ref: QuorumRef, token: string, timeoutMs: number, kind: QuorumFailure["kind"], answers: QuorumAnswer[]): Promise<{ failed: QuorumFailure }> {
   await releaseEverywhere(ref, token, timeoutMs);
-  return { failed: { kind, answers, pttl: 0 } };
+  return { failed: { kind, answers, pttl: 0, quarantined: false } };
 }
 
 function phase1Status(reply: Phase1Reply): QuorumAnswer["status"] {
-  return reply.status === "granted" ? "granted" : reply.status === "busy" ? "busy" : "not-held";
+  return reply.status === "released" ? "not-held" : reply.status;
 }
 
 /** Releases `token` on every database; returns the round's answers. Never throws. */

@@ -3,20 +3,25 @@ import { decodeTuple } from "../engine/decode.ts";
 import { evalScript } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import { quorumKeys, type QuorumKeys } from "../keys.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import { acquireScript, commitScript, extendScript, releaseScript } from "./scripts.generated.ts";
 
 /** One of the quorum's independent databases, reached through its own client. */
 export interface QuorumDatabase {
   readonly index: number;
   readonly ctx: ClientContext;
+  readonly name: string;
   readonly keys: QuorumKeys;
 }
 
 export function quorumDatabase(index: number, ctx: ClientContext, name: string): QuorumDatabase {
-  return { index, ctx, keys: quorumKeys(ctx.prefix, name) };
+  return { index, ctx, name, keys: quorumKeys(ctx.prefix, name) };
 }
 
-export type Phase1Reply = { readonly status: "granted"; readonly candidate: number } | { readonly status: "busy"; readonly pttl: number } | { readonly status: "released" };
+export type Phase1Reply =
+  | { readonly status: "granted"; readonly candidate: number }
+  | { readonly status: "busy" | "quarantined"; readonly pttl: number }
+  | { readonly status: "released" };
 
 /**
  * Every call gets the quorum's short timeout and no retry window: a database that does not answer
@@ -30,11 +35,12 @@ async function call(db: QuorumDatabase, script: Script, operation: string, keys:
 }
 
 export async function phase1(db: QuorumDatabase, token: string, leaseMs: number, timeoutMs: number): Promise<Phase1Reply> {
-  const reply = await call(db, acquireScript, "acquire", [db.keys.lock, db.keys.fence, db.keys.opPrefix + token], [token, leaseMs, db.ctx.operationRecordTtlMs], timeoutMs);
+  const keys = [db.keys.lock, db.keys.fence, db.keys.opPrefix + token, quarantineKey(db.ctx, db.name)];
+  const reply = await call(db, acquireScript, "acquire", keys, [token, leaseMs, db.ctx.operationRecordTtlMs, ...quarantineArgs(db.ctx)], timeoutMs);
   const [status, candidate, pttl] = decodeTuple("quorum acquire", reply, 3) as [number, number, number];
   if (status === 1) return { status: "granted", candidate };
   if (status === -1) return { status: "released" };
-  return { status: "busy", pttl };
+  return { status: status === -3 ? "quarantined" : "busy", pttl };
 }
 
 export async function commit(db: QuorumDatabase, token: string, fence: number, timeoutMs: number): Promise<boolean> {

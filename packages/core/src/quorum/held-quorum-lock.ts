@@ -1,5 +1,6 @@
 import { now } from "../engine/clock.ts";
 import { LockError, NotHeldError, QuorumError } from "../errors.ts";
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import type { QuorumHold } from "./hold.ts";
 import { checkLeaseAgainstTimeout } from "./quorum-ref.ts";
@@ -51,6 +52,7 @@ export class HeldQuorumLockView implements HeldQuorumLock {
     const hold = this.#hold;
     if (this.#released || !hold.lease.active) throw new NotHeldError(this.name);
     checkLeaseAgainstTimeout(hold.ref, "ms", ms);
+    for (const db of hold.ref.dbs) checkLeaseWithinQuarantine(db.ctx, "ms", ms);
     const { outcome, answers, startedAt } = await hold.extendRound(ms);
     if (outcome === "lost") {
       hold.lease.lose("gone");

@@ -1,3 +1,4 @@
+import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import type { EdgelockClient } from "../client.ts";
 import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
 import type { AcquireOptions } from "../lock/types.ts";
@@ -113,7 +114,9 @@ export class QuorumLock {
   }
 
   #resolve(options: unknown) {
-    const opts = resolveHoldOptions(options, this.#ref.ctx.leaseMs, { waitMs: 0 });
+    const opts = resolveHoldOptions(options, this.#ref.ctx, { waitMs: 0 });
+    // every database runs its own quarantine: the lease must fit the shortest
+    for (const db of this.#ref.dbs) checkLeaseWithinQuarantine(db.ctx, "options.leaseMs", opts.leaseMs);
     checkLeaseAgainstTimeout(this.#ref, "options.leaseMs", opts.leaseMs);
     if (opts.leaseMs <= driftMs(this.#ref, opts.leaseMs)) throw new InvalidArgumentError("options.leaseMs", "leaves no validity after the drift allowance");
     return opts;

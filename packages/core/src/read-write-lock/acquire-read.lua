@@ -7,20 +7,23 @@
 -- below every writer granted after it.
 -- KEYS[1] writer hash   KEYS[2] fence counter   KEYS[3] writer queue   KEYS[4] writer deadlines
 -- KEYS[5] readers (zset owner -> expiry ms)   KEYS[6] reader holds (hash)   KEYS[7] hold statistics
--- KEYS[8] this operation's record
+-- KEYS[8] this operation's record   KEYS[9] restart-quarantine sentinel
 -- ARGV[1] owner   ARGV[2] lease ms   ARGV[3] operation record ttl ms   ARGV[4] fence counter ttl ms
--- ARGV[5] grant channel prefix
+-- ARGV[5] grant channel prefix   ARGV[6] quarantine ms (0: off)   ARGV[7] sentinel ttl ms
 -- Returns {status, fence, count, pttl, position, mean hold ms, current hold age ms, server ms}
---   status 1 granted, 2 re-entered, 0 busy, -1 abandoned operation
+--   status 1 granted, 2 re-entered, 0 busy, -1 abandoned operation, -3 quarantined (pttl = ms
+--   left of the restart quarantine; no grant made)
 -- @include ../common/now.lua
 -- @include ../common/fence.lua
 -- @include ../common/op-record.lua
+-- @include ../common/quarantine.lua
 -- @include ../fair-lock/_grant-head.lua
 -- @include _readers.lua
 local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local readers_key, holds_key, stats_key, op_key = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local quarantine = {key = KEYS[9], ms = tonumber(ARGV[6]), ttl = tonumber(ARGV[7])}
 
 local previous = op_get(op_key)
 if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms} end
@@ -40,6 +43,12 @@ if expiry then
 end
 
 local writer = redis.call('HMGET', lock_key, 'o', 'g', 't')
+if not writer[1] then
+  -- with no writer, a new read session or a grant to a queued writer may follow: a new grant,
+  -- not while quarantined (a downgrade needs a writer, granted after any quarantine)
+  local left = quarantine_left(quarantine)
+  if left > 0 then return {-3, 0, 0, left, 0, 0, 0, now_ms} end
+end
 local admit
 if writer[1] then
   admit = writer[1] == owner and writer[2] ~= '1' -- downgrade: the writer may also read

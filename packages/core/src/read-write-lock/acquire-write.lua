@@ -7,14 +7,18 @@
 --         unclaimed)   KEYS[2] fence counter   KEYS[3] writer queue (zset owner -> arrival µs)
 -- KEYS[4] writer poll deadlines (zset owner -> server ms)   KEYS[5] readers (zset owner -> expiry)
 -- KEYS[6] reader holds (hash)   KEYS[7] hold statistics   KEYS[8] this operation's record
+-- KEYS[9] restart-quarantine sentinel
 -- ARGV[1] owner   ARGV[2] lease ms   ARGV[3] 1 = join the queue when busy, 0 = try only
 -- ARGV[4] ms within which a queued waiter promises to poll again
 -- ARGV[5] operation record ttl ms   ARGV[6] fence counter ttl ms   ARGV[7] grant channel prefix
+-- ARGV[8] quarantine ms (0: off)   ARGV[9] sentinel ttl ms
 -- Returns {status, fence, count, pttl, position, mean hold ms, current hold age ms, server ms}
---   status 1 granted, 2 re-entered, 0 busy, -1 abandoned operation, -2 caller holds the read lock
+--   status 1 granted, 2 re-entered, 0 busy, -1 abandoned operation, -2 caller holds the read lock,
+--   -3 quarantined (pttl = ms left of the restart quarantine; no grant made)
 -- @include ../common/now.lua
 -- @include ../common/fence.lua
 -- @include ../common/op-record.lua
+-- @include ../common/quarantine.lua
 -- @include ../fair-lock/_grant-head.lua
 -- @include ../fair-lock/_enqueue.lua
 -- @include _readers.lua
@@ -23,6 +27,7 @@ local readers_key, holds_key, stats_key, op_key = KEYS[5], KEYS[6], KEYS[7], KEY
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])
 local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local quarantine = {key = KEYS[9], ms = tonumber(ARGV[8]), ttl = tonumber(ARGV[9])}
 
 local previous = op_get(op_key)
 if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms} end
@@ -40,6 +45,9 @@ if queue then refresh_deadline(queue_key, deadlines_key, owner, return_within) e
 
 local holder = redis.call('HGET', lock_key, 'o')
 if not holder and redis.call('EXISTS', readers_key) == 0 then
+  -- an idle lock means a new grant (to the queue head or to us): not while quarantined
+  local left = quarantine_left(quarantine)
+  if left > 0 then return {-3, 0, 0, left, 0, 0, 0, now_ms} end
   holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)
   if not holder then
     local fence = next_fence(fence_key, fence_ttl)

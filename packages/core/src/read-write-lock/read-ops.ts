@@ -1,6 +1,7 @@
 import { decodeAcquire, decodeExtend, decodeRelease } from "../lock/codec.ts";
 import type { LockOps } from "../lock/flavor.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
 import * as s from "./scripts.generated.ts";
 
@@ -13,8 +14,8 @@ async function acquireRead(ref: LockRef, p: AcquireParams) {
     ref,
     s.acquireReadScript,
     "read acquire",
-    [...head, k.stats, opKey(ref, p.opId)],
-    [ref.owner, p.leaseMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
+    [...head, k.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
+    [ref.owner, p.leaseMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix, ...quarantineArgs(ctx)],
     true,
     p.signal,
   );

@@ -3,6 +3,7 @@ import { extendFairHold } from "../fair-lock/ops.ts";
 import { decodeAcquire, decodeRelease } from "../lock/codec.ts";
 import type { LockOps } from "../lock/flavor.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
 import * as s from "./scripts.generated.ts";
 
@@ -16,7 +17,7 @@ async function acquireWrite(ref: LockRef, p: AcquireParams) {
     ref,
     s.acquireWriteScript,
     "write acquire",
-    [...head, k.stats, opKey(ref, p.opId)],
+    [...head, k.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
     [
       ref.owner,
       p.leaseMs,
@@ -25,6 +26,7 @@ async function acquireWrite(ref: LockRef, p: AcquireParams) {
       ctx.operationRecordTtlMs,
       ctx.fenceTtlMs,
       k.channelPrefix,
+      ...quarantineArgs(ctx),
     ],
     true,
     p.signal,

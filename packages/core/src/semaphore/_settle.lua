@@ -20,9 +20,11 @@ end
 -- them for it for `claim_ms` and tell it on its channel. A head asking for more than is free
 -- blocks everyone behind it, so many small requests cannot starve one large one. Waiters that
 -- missed the poll deadline they declared are dropped when they reach the head (O(log n) each).
--- `quiet_for` is the member running this script itself: it needs no message.
-local function grant_heads(state_key, queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, quiet_for)
+-- `quiet_for` is the member running this script itself: it needs no message. No grant while the
+-- restart quarantine `q` lasts (see common/quarantine.lua): the heads get theirs when they poll after it.
+local function grant_heads(state_key, queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, quiet_for, q)
   if redis.call('EXISTS', state_key) == 0 then return end
+  if redis.call('ZCARD', queue_key) == 0 or quarantine_left(q) > 0 then return end
   local available = tonumber(redis.call('HGET', state_key, 'a'))
   local changed = false
   while true do

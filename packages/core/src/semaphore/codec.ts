@@ -1,4 +1,5 @@
 import { decodeTuple } from "../engine/decode.ts";
+import { quarantineHint } from "../lock/codec.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
 import type { SemaphoreStatus } from "./types.ts";
 
@@ -17,6 +18,8 @@ export function decodeAcquire(reply: unknown): SemaphoreAcquireReply {
   ];
   if (status === 1) return { status: "granted", available };
   if (status === -1) return { status: "abandoned" };
+  // -3: the restart quarantine refused, and the second slot is what is left of it
+  if (status === -3) return { status: "busy", hint: quarantineHint(available, position) };
   // Permits have no lease, so there is no expiry to wake up for: the strategy alone paces polls.
   return { status: "busy", hint: { remainingLeaseMs: 0, position, meanHoldMs: 0, holdAgeMs: 0 } };
 }

@@ -2,6 +2,7 @@ import type { ClientContext } from "../config.ts";
 import { evalScript, type EvalResult } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { SemaphoreKeys } from "../keys.ts";
+import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import {
   decodeAcquire,
   decodeChange,
@@ -44,10 +45,13 @@ function run(
   );
 }
 
-/** The keys every mutating script takes, in its KEYS order, ending with the operation record. */
+/**
+ * The keys every mutating script takes, in its KEYS order: the operation record, then the restart
+ * quarantine's sentinel (each may hand permits to waiters: a grant).
+ */
 function mutationKeys(ref: SemaphoreRef, opId: string): string[] {
   const { keys } = ref;
-  return [keys.state, keys.queue, keys.queueDeadlines, keys.grants, keys.opPrefix + opId];
+  return [keys.state, keys.queue, keys.queueDeadlines, keys.grants, keys.opPrefix + opId, quarantineKey(ref.ctx, ref.name)];
 }
 
 export async function acquireOnce(
@@ -75,6 +79,7 @@ export async function acquireOnce(
       ctx.claimWindowMs,
       ctx.operationRecordTtlMs,
       keys.channelPrefix,
+      ...quarantineArgs(ctx),
     ],
     p.signal,
   );
@@ -101,7 +106,7 @@ export async function changeOnce(
     CHANGE_SCRIPTS[which],
     `semaphore ${which}`,
     mutationKeys(ref, opId),
-    [amount, ctx.operationRecordTtlMs, ctx.claimWindowMs, keys.channelPrefix],
+    [amount, ctx.operationRecordTtlMs, ctx.claimWindowMs, keys.channelPrefix, ...quarantineArgs(ctx)],
   );
   return decodeChange(`semaphore ${which}`, reply);
 }
@@ -120,6 +125,7 @@ export async function abandonOnce(
     ctx.operationRecordTtlMs,
     ctx.claimWindowMs,
     keys.channelPrefix,
+    ...quarantineArgs(ctx),
   ]);
   return Array.isArray(reply) ? Number(reply[0]) : 0;
 }

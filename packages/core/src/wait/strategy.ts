@@ -27,6 +27,11 @@ export interface WaitHint {
   readonly pushed?: boolean;
   /** How long a direct grant stays reserved for its waiter; a queued waiter polls within it. */
   readonly claimWindowMs?: number;
+  /**
+   * Why the attempt was refused, when not simply held: "quarantine" while the restart quarantine
+   * lasts (Redis lost its data; `remainingLeaseMs` is what is left of the quarantine).
+   */
+  readonly reason?: "quarantine";
 }
 
 /**

@@ -63,6 +63,9 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       const replyAt = now();
       rttMs = rttMs === undefined ? replyAt - sentAt : rttMs + (replyAt - sentAt - rttMs) / 4;
       if ("granted" in outcome) return result(attempt, outcome.granted);
+      if (outcome.busy.reason === "quarantine") {
+        params.emit({ type: "quarantined", name: params.name, remainingMs: Math.round(outcome.busy.remainingLeaseMs) });
+      }
       // Once queued, stay queued until granted or left: a last try-only attempt reports no position.
       queued = queued || outcome.busy.position > 0;
       if (waitMs - (replyAt - start) <= 0) {

@@ -73,7 +73,8 @@ function plannedDelay<T>(turn: Turn<T>): number {
     attempt: turn.attempt,
     budgetMs: left,
     rttMs: turn.rttMs,
-    pushed: turn.stream?.live === true,
+    // A stream still connecting counts as push: if it fails, the plan is redrawn at once.
+    pushed: turn.stream !== undefined && !turn.stream.closed,
     ...(params.claimWindowMs === undefined ? {} : { claimWindowMs: params.claimWindowMs }),
   };
   const wanted = params.strategy.nextDelay(hint);

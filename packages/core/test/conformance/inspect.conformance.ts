@@ -1,6 +1,13 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { inspect, InvalidArgumentError, maskId, quorumLock, type ClientOptions, type EdgelockClient } from "../../src/index.ts";
+import {
+  inspect,
+  InvalidArgumentError,
+  maskId,
+  quorumLock,
+  type ClientOptions,
+  type EdgelockClient,
+} from "../../src/index.ts";
 import { makeTestClient } from "../support.ts";
 import { until } from "./waiter-support.ts";
 
@@ -15,8 +22,17 @@ async function queueWaiters(client: EdgelockClient, name: string, owners: readon
   const inspector = inspect(client);
   const pending: Promise<unknown>[] = [];
   for (const [i, owner] of owners.entries()) {
-    pending.push(client.lock(name, { owner }).acquire({ waitMs: 30_000, signal: controller.signal }).catch(() => undefined));
-    await until(async () => ((await inspector.describe(name, { kind: "lock" }))?.waiters.length ?? 0) > i, 10_000, `waiter ${i} queued`);
+    pending.push(
+      client
+        .lock(name, { owner })
+        .acquire({ waitMs: 30_000, signal: controller.signal })
+        .catch(() => undefined),
+    );
+    await until(
+      async () => ((await inspector.describe(name, { kind: "lock" }))?.waiters.length ?? 0) > i,
+      10_000,
+      `waiter ${i} queued`,
+    );
   }
   return { stop: async () => (controller.abort(), await Promise.all(pending)) };
 }
@@ -34,14 +50,33 @@ export function runInspectConformance(target: InspectConformanceTarget): void {
       const lock = client.lock("orders:42", { owner });
       const held = await lock.acquire({ leaseMs: 20_000 });
       await lock.acquire({ leaseMs: 20_000 }); // re-entry
-      const waiters = await queueWaiters(client, "orders:42", ["waiter-one-aaaaaaaa", "waiter-two-bbbbbbbb"]);
+      const waiters = await queueWaiters(client, "orders:42", [
+        "waiter-one-aaaaaaaa",
+        "waiter-two-bbbbbbbb",
+      ]);
       try {
         await inspector.describe("orders:42"); // loads the script (NOSCRIPT → EVAL once)
         const before = requests.total;
         const d = await inspector.describe("orders:42");
         expect(requests.total - before).toBe(1);
-        expect(d).toMatchObject({ name: "orders:42", kind: "lock", fence: held.fence, permits: null, count: null, truncated: false });
-        expect(d?.holders).toEqual([{ owner: maskId(owner), count: 2, remainingMs: expect.any(Number), fence: held.fence, mode: "exclusive", claimed: true }]);
+        expect(d).toMatchObject({
+          name: "orders:42",
+          kind: "lock",
+          fence: held.fence,
+          permits: null,
+          count: null,
+          truncated: false,
+        });
+        expect(d?.holders).toEqual([
+          {
+            owner: maskId(owner),
+            count: 2,
+            remainingMs: expect.any(Number),
+            fence: held.fence,
+            mode: "exclusive",
+            claimed: true,
+          },
+        ]);
         expect(d?.holders[0]?.remainingMs).toBeGreaterThan(0);
         expect(d?.holders[0]?.remainingMs).toBeLessThanOrEqual(20_000);
         expect(d?.waiters.map((w) => [w.owner, w.position, w.permits])).toEqual([
@@ -80,7 +115,11 @@ export function runInspectConformance(target: InspectConformanceTarget): void {
         { name: "g:quorum", kind: "quorum-lock" },
         { name: "{tag}member", kind: "lock" },
       ]);
-      expect((await inspector.listAll({ match: "[a-c]:*" })).entries.map((e) => e.name)).toEqual(["a:lock", "b:fair", "c:rw"]);
+      expect((await inspector.listAll({ match: "[a-c]:*" })).entries.map((e) => e.name)).toEqual([
+        "a:lock",
+        "b:fair",
+        "c:rw",
+      ]);
       await lock.release();
       expect((await inspector.listAll({ match: "a:*" })).entries).toEqual([]);
       expect(await inspector.describe("a:lock")).toBeNull();
@@ -95,7 +134,10 @@ export function runInspectConformance(target: InspectConformanceTarget): void {
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const page = await inspector.list({ count: 5, ...(cursor === undefined ? {} : { cursor }) });
+        const page = await inspector.list({
+          count: 5,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
         for (const e of page.entries) seen.add(e.name);
         cursor = page.next ?? undefined;
         pages++;
@@ -111,30 +153,60 @@ export function runInspectConformance(target: InspectConformanceTarget): void {
       const inspector = inspect(client);
       const rw = client.readWriteLock("rw", { owner: "reader-one-xxxxxxxx" });
       const read = await rw.read.acquire({ leaseMs: 10_000 });
-      await client.readWriteLock("rw", { owner: "reader-two-yyyyyyyy" }).read.acquire({ leaseMs: 15_000 });
+      await client
+        .readWriteLock("rw", { owner: "reader-two-yyyyyyyy" })
+        .read.acquire({ leaseMs: 15_000 });
       const d = await inspector.describe("rw", { revealOwners: true });
       expect(d?.kind).toBe("read-write-lock");
-      expect(d?.holders.map((h) => [h.owner, h.mode, h.count])).toEqual([["reader-one-xxxxxxxx", "read", 1], ["reader-two-yyyyyyyy", "read", 1]]);
+      expect(d?.holders.map((h) => [h.owner, h.mode, h.count])).toEqual([
+        ["reader-one-xxxxxxxx", "read", 1],
+        ["reader-two-yyyyyyyy", "read", 1],
+      ]);
       expect(d?.holders[0]?.fence).toBe(read.fence);
 
       const sem = client.semaphore("sem");
       await sem.trySetPermits(3);
       await sem.acquire({ permits: 2 });
-      expect(await inspector.describe("sem")).toMatchObject({ kind: "semaphore", permits: { available: 1, total: 3 }, holders: [], waiters: [] });
+      expect(await inspector.describe("sem")).toMatchObject({
+        kind: "semaphore",
+        permits: { available: 1, total: 3 },
+        holders: [],
+        waiters: [],
+      });
 
       const pes = client.permitExpirableSemaphore("pes");
       await pes.trySetPermits(2);
       const permit = await pes.acquire({ leaseMs: 10_000 });
       const p = await inspector.describe("pes", { revealOwners: true });
-      expect(p).toMatchObject({ kind: "permit-expirable-semaphore", permits: { available: 1, total: 2 } });
-      expect(p?.holders).toEqual([{ owner: permit.id, count: 1, remainingMs: expect.any(Number), fence: null, mode: "permit", claimed: true }]);
+      expect(p).toMatchObject({
+        kind: "permit-expirable-semaphore",
+        permits: { available: 1, total: 2 },
+      });
+      expect(p?.holders).toEqual([
+        {
+          owner: permit.id,
+          count: 1,
+          remainingMs: expect.any(Number),
+          fence: null,
+          mode: "permit",
+          claimed: true,
+        },
+      ]);
 
       await client.countDownLatch("latch").trySetCount(3);
       await client.countDownLatch("latch").countDown();
-      expect(await inspector.describe("latch")).toMatchObject({ kind: "count-down-latch", count: 2, holders: [] });
+      expect(await inspector.describe("latch")).toMatchObject({
+        kind: "count-down-latch",
+        count: 2,
+        holders: [],
+      });
 
       const q = await quorumLock([client], "quorum").acquire({ leaseMs: 10_000 });
-      expect(await inspector.describe("quorum")).toMatchObject({ kind: "quorum-lock", fence: q.fence, holders: [{ count: 1, fence: q.fence, mode: "exclusive" }] });
+      expect(await inspector.describe("quorum")).toMatchObject({
+        kind: "quorum-lock",
+        fence: q.fence,
+        holders: [{ count: 1, fence: q.fence, mode: "exclusive" }],
+      });
     });
 
     it("asked for a kind, describes only that kind of a name that holds several", async () => {
@@ -169,16 +241,26 @@ export function runInspectConformance(target: InspectConformanceTarget): void {
     it("validates every argument before any request", async () => {
       const { client, requests } = await make();
       const inspector = inspect(client);
-      const argumentOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e as InvalidArgumentError).argument);
+      const argumentOf = (p: Promise<unknown>) =>
+        p.then(
+          () => null,
+          (e: unknown) => (e as InvalidArgumentError).argument,
+        );
       expect(await argumentOf(inspector.describe(""))).toBe("name");
-      expect(await argumentOf(inspector.describe("x", { kind: "mutex" as never }))).toBe("options.kind");
+      expect(await argumentOf(inspector.describe("x", { kind: "mutex" as never }))).toBe(
+        "options.kind",
+      );
       expect(await argumentOf(inspector.describe("x", { limit: 0 }))).toBe("options.limit");
-      expect(await argumentOf(inspector.describe("x", { revealOwners: "yes" as never }))).toBe("options.revealOwners");
+      expect(await argumentOf(inspector.describe("x", { revealOwners: "yes" as never }))).toBe(
+        "options.revealOwners",
+      );
       expect(await argumentOf(inspector.list({ count: 5_000 }))).toBe("options.count");
       expect(await argumentOf(inspector.list({ cursor: "abc" }))).toBe("options.cursor");
       expect(await argumentOf(inspector.list({ match: "[oops" }))).toBe("options.match");
       expect(await argumentOf(inspector.listAll({ limit: -1 }))).toBe("options.limit");
-      expect(await argumentOf(inspector.forceUnlock("x", { kind: "nope" as never }))).toBe("options.kind");
+      expect(await argumentOf(inspector.forceUnlock("x", { kind: "nope" as never }))).toBe(
+        "options.kind",
+      );
       expect(() => inspect({} as never)).toThrow(InvalidArgumentError);
       expect(requests.total).toBe(0);
     });

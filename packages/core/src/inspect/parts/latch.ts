@@ -10,6 +10,13 @@ export const latchPart: DescribePart = {
   },
   primary: [0],
   decode(r) {
-    return { holders: [], fence: null, waiters: [], permits: null, count: toInt(r.hash(0).fields.get("c"), 0), truncated: false };
+    return {
+      holders: [],
+      fence: null,
+      waiters: [],
+      permits: null,
+      count: toInt(r.hash(0).fields.get("c"), 0),
+      truncated: false,
+    };
   },
 };

@@ -18,6 +18,13 @@ export const quorumLockPart: DescribePart = {
   },
   primary: [0],
   decode(r, view) {
-    return { holders: lockHolder(r.hash(0), "exclusive", view), fence: lastFence(r.string(1)), waiters: [], permits: null, count: null, truncated: false };
+    return {
+      holders: lockHolder(r.hash(0), "exclusive", view),
+      fence: lastFence(r.string(1)),
+      waiters: [],
+      permits: null,
+      count: null,
+      truncated: false,
+    };
   },
 };

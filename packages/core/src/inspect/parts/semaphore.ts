@@ -28,13 +28,24 @@ export const semaphorePart: DescribePart = {
     for (const grant of grants.entries) {
       const { owner, permits } = semaphoreMember(grant.member);
       if (grant.score < r.now) available += permits;
-      else holders.push({ owner: view.owner(owner), count: permits, remainingMs: grant.score - r.now, fence: null, mode: "permit" as const, claimed: false });
+      else
+        holders.push({
+          owner: view.owner(owner),
+          count: permits,
+          remainingMs: grant.score - r.now,
+          fence: null,
+          mode: "permit" as const,
+          claimed: false,
+        });
     }
     return {
       holders,
       fence: null,
       waiters: queueWaiters(queue, r.scores(2), r.now, view, semaphoreMember),
-      permits: state.pttl === -2 ? { available: 0, total: 0 } : { available, total: toInt(state.fields.get("t"), 0) },
+      permits:
+        state.pttl === -2
+          ? { available: 0, total: 0 }
+          : { available, total: toInt(state.fields.get("t"), 0) },
       count: null,
       truncated: isTruncated(queue, grants),
     };

@@ -31,14 +31,22 @@ export function queueWaiters(
   deadlines: ScoresRead,
   now: number,
   view: View,
-  parse: (member: string) => { owner: string; permits: number } = (member) => ({ owner: member, permits: 1 }),
+  parse: (member: string) => { owner: string; permits: number } = (member) => ({
+    owner: member,
+    permits: 1,
+  }),
 ): Waiter[] {
   const waiters: Waiter[] = [];
   queue.entries.forEach((entry, i) => {
     const deadline = deadlines.scores[i];
     if (deadline === null || deadline === undefined || deadline < now) return;
     const { owner, permits } = parse(entry.member);
-    waiters.push({ owner: view.owner(owner), position: waiters.length + 1, deadlineMs: deadline - now, permits });
+    waiters.push({
+      owner: view.owner(owner),
+      position: waiters.length + 1,
+      deadlineMs: deadline - now,
+      permits,
+    });
   });
   return waiters;
 }
@@ -55,7 +63,9 @@ export function lastFence(read: StringRead): number | null {
 }
 
 /** More members than were returned. */
-export function isTruncated(...reads: readonly { card: number; entries: readonly unknown[] }[]): boolean {
+export function isTruncated(
+  ...reads: readonly { card: number; entries: readonly unknown[] }[]
+): boolean {
   return reads.some((r) => r.card > r.entries.length);
 }
 

@@ -1,0 +1,32 @@
+import type { CheckResult } from "./check.ts";
+
+const line = (record: Record<string, number>): string =>
+  Object.entries(record)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ") || "none";
+
+/** The campaign's summary: critical sections, faults by kind, violations (and the first few). */
+export function formatReport(result: CheckResult, seed: number, limit = 20): string {
+  const f = result.figures;
+  const faults = Object.entries(f.faults)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([kind, { episodes, injected }]) => `${kind} ${episodes}${injected > 0 ? ` (${injected} requests hit)` : ""}`)
+    .join(", ");
+  const lines = [
+    `seed ${seed} (replay the choices with EDGELOCK_CAMPAIGN_SEED=${seed})`,
+    `critical sections: ${f.sections} (${line(f.sectionsByPrimitive)})`,
+    `  ended: ${line(f.sectionEnds)}`,
+    `  fenced writes: ${f.writes.accepted} accepted, ${f.writes.rejected} rejected`,
+    `  reentrant hold-count checks: ${f.holdCountChecks}; latch rounds: ${f.latchRounds} (${f.countDowns} countDown calls)`,
+    `faults by kind: ${faults || "none"}`,
+    `  data losses detected: ${f.dataLosses}`,
+    `  transport failures seen by clients: ${line(f.hits)}`,
+    `  surfaced by: ${line(f.surfacedBy)}`,
+    `  overlaps excused: ${line(f.excused)}`,
+    `violations: ${result.violations.length}`,
+    ...result.violations.slice(0, limit).map((v) => `  [${v.rule}] ${v.message}`),
+  ];
+  if (result.violations.length > limit) lines.push(`  … and ${result.violations.length - limit} more`);
+  return lines.join("\n");
+}

@@ -1,0 +1,28 @@
+import { runSection } from "../section.ts";
+import { acquireOptions, type Activity } from "./activity.ts";
+
+/**
+ * A PermitExpirableSemaphore's permit: leased, with a fence. Counted against its permits; its
+ * fence is checked for order only (a fenced register fits one holder, not N).
+ */
+export const permitSemaphoreActivity: Activity = {
+  kind: "permit-semaphore",
+  weight: 2,
+  async run(worker) {
+    const { rng, world, wc } = worker;
+    const { name, permits } = rng.pick(world.names.permitSemaphores);
+    const resource = `pes:${name}`;
+    const semaphore = wc.client.permitExpirableSemaphore(name);
+    const options = acquireOptions(rng);
+    await runSection(worker, {
+      primitive: "permit-semaphore",
+      mode: "counted",
+      resources: [resource],
+      capacity: permits,
+      acquire: async () => {
+        const permit = await semaphore.acquire(options);
+        return { fences: { [resource]: permit.fence }, signal: permit.signal, release: () => permit.release() };
+      },
+    });
+  },
+};

@@ -1,0 +1,43 @@
+import { runSection } from "../section.ts";
+import { acquireOptions, type Activity } from "./activity.ts";
+import { asHeld } from "./lock.ts";
+
+/** A ReadWriteLock's writer: exclusive, writes under its fence. */
+export const writeLockActivity: Activity = {
+  kind: "write-lock",
+  weight: 1,
+  async run(worker) {
+    const { rng, world, wc } = worker;
+    const name = rng.pick(world.names.readWriteLocks);
+    const resource = `rw:${name}`;
+    const lock = wc.client.readWriteLock(name).write;
+    const options = acquireOptions(rng);
+    await runSection(worker, {
+      primitive: "write-lock",
+      mode: "exclusive",
+      resources: [resource],
+      capacity: 1,
+      acquire: async () => asHeld(await lock.acquire(options), resource),
+    });
+  },
+};
+
+/** A ReadWriteLock's reader: shares with readers, reads the resource's version at entry and exit. */
+export const readLockActivity: Activity = {
+  kind: "read-lock",
+  weight: 2,
+  async run(worker) {
+    const { rng, world, wc } = worker;
+    const name = rng.pick(world.names.readWriteLocks);
+    const resource = `rw:${name}`;
+    const lock = wc.client.readWriteLock(name).read;
+    const options = acquireOptions(rng);
+    await runSection(worker, {
+      primitive: "read-lock",
+      mode: "shared",
+      resources: [resource],
+      capacity: 1,
+      acquire: async () => asHeld(await lock.acquire(options), resource),
+    });
+  },
+};

@@ -1,0 +1,81 @@
+import { LeaseLostError } from "@edgelock/core";
+import type { Recorder } from "../history/recorder.ts";
+import type { Primitive, SectionMode, SectionRecord } from "../history/types.ts";
+import { pause } from "./pause.ts";
+import { finishSection } from "./finish.ts";
+import type { Worker } from "./world.ts";
+
+/** A hold as a section sees it, whatever the primitive. */
+export interface Held {
+  readonly fences: Readonly<Record<string, number>>;
+  /** Aborts when the hold is lost (absent for unleased semaphore permits). */
+  readonly signal?: AbortSignal;
+  release(): Promise<void>;
+}
+
+export interface SectionSpec {
+  readonly primitive: Primitive;
+  readonly mode: SectionMode;
+  readonly resources: readonly string[];
+  readonly capacity: number;
+  acquire(): Promise<Held | null>;
+  /** Extra work inside the section (reentrancy checks), after the first write. */
+  readonly inner?: (section: SectionRecord, held: Held) => Promise<void>;
+  /** Retry a release whose outcome stayed unknown (unleased permits do not run out on their own). */
+  readonly retryUnknownRelease?: boolean;
+}
+
+/**
+ * One critical section: acquire, then a few writes to the fenced resources (exclusive), reads of
+ * them (shared) or just time (counted), stopping as soon as the hold's signal says it was lost,
+ * then release. Everything is recorded.
+ */
+export async function runSection(worker: Worker, spec: SectionSpec): Promise<void> {
+  const { wc, rng, world } = worker;
+  const { recorder } = world;
+  const acquireSeq = recorder.next();
+  const got = await wc.track(`${spec.primitive} acquire`, () => spec.acquire());
+  if (!got.ok || got.value === null) return;
+  const held = got.value;
+  const section = recorder.enter({
+    acquireSeq,
+    worker: worker.id,
+    primitive: spec.primitive,
+    mode: spec.mode,
+    resources: spec.resources,
+    capacity: spec.capacity,
+    fences: held.fences,
+  });
+  watchSignal(recorder, section, held.signal);
+  const steps = rng.int(1, 3);
+  for (let step = 0; step < steps && section.toldSeq === undefined; step++) {
+    await useResources(worker, section, spec, held);
+    if (step === 0 && spec.inner && section.toldSeq === undefined) await spec.inner(section, held);
+    await pause(rng.int(1, 20), held.signal);
+  }
+  if (spec.mode === "shared" && section.toldSeq === undefined) await useResources(worker, section, spec, held);
+  recorder.exit(section);
+  await finishSection(worker, section, spec, held);
+}
+
+async function useResources(worker: Worker, section: SectionRecord, spec: SectionSpec, held: Held): Promise<void> {
+  const { recorder, resources } = worker.world;
+  for (const resource of spec.resources) {
+    if (section.toldSeq !== undefined) return;
+    if (spec.mode === "shared") recorder.read(section, resource, await resources.version(resource));
+    const fence = held.fences[resource];
+    if (spec.mode === "exclusive" && fence !== undefined) recorder.write(section, resource, fence, await resources.write(resource, fence));
+  }
+}
+
+/** The holder learns of a loss the moment its signal aborts. */
+export function watchSignal(recorder: Recorder, section: SectionRecord, signal: AbortSignal | undefined): void {
+  if (!signal) return;
+  const tell = () => {
+    const reason: unknown = signal.reason;
+    recorder.hits.surface(reason, "signal");
+    recorder.tell(section, `signal:${reason instanceof LeaseLostError ? reason.reason : String(reason)}`);
+  };
+  if (signal.aborted) tell();
+  else signal.addEventListener("abort", tell, { once: true });
+}

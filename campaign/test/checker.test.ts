@@ -1,0 +1,226 @@
+import { describe, expect, it } from "vitest";
+import { checkHistory } from "../src/checker/check.ts";
+import type { Rule } from "../src/checker/violation.ts";
+import { Recorder } from "../src/history/recorder.ts";
+import type { SectionRecord } from "../src/history/types.ts";
+
+// Hand-made histories. Each one that breaks a guarantee must fail with the rule that names it.
+
+const lock = (r: Recorder, worker: string, fence: number, extra: { frozen?: boolean } = {}): SectionRecord =>
+  r.enter({ worker, primitive: "lock", mode: "exclusive", resources: ["lock:a"], capacity: 1, fences: { "lock:a": fence }, ...extra });
+
+const permit = (r: Recorder, worker: string, capacity = 2): SectionRecord =>
+  r.enter({ worker, primitive: "semaphore", mode: "counted", resources: ["sem:s"], capacity, fences: {} });
+
+let order = 0;
+const write = (r: Recorder, s: SectionRecord, accepted = true) =>
+  r.write(s, s.resources[0]!, s.fences[s.resources[0]!]!, { accepted, order: order++ });
+
+const rules = (r: Recorder, options?: Parameters<typeof checkHistory>[1]): Rule[] =>
+  checkHistory(r.history, options).violations.map((v) => v.rule);
+
+describe("history checker: histories that hold", () => {
+  it("sequential holds with increasing fences and accepted writes", () => {
+    const r = new Recorder(1);
+    for (const [worker, fence] of [["w1", 10], ["w2", 11], ["w1", 12]] as const) {
+      const s = lock(r, worker, fence);
+      write(r, s);
+      r.end(s, "released");
+    }
+    const result = checkHistory(r.history);
+    expect(result.violations).toEqual([]);
+    expect(result.figures.sections).toBe(3);
+  });
+
+  it("an overlap across a data loss, the stale holder told and its write rejected by the fence", () => {
+    const r = new Recorder(1);
+    const stale = lock(r, "w1", 10);
+    write(r, stale);
+    const lossStart = r.next();
+    r.dataLoss(lossStart, "restart without persistence");
+    const fresh = lock(r, "w2", 20);
+    write(r, fresh);
+    write(r, stale, false); // the stale holder did not know yet: the fence stops it
+    r.tell(stale, "release:NOT_HELD");
+    r.end(stale, "lost");
+    write(r, fresh);
+    r.end(fresh, "released");
+    const result = checkHistory(r.history);
+    expect(result.violations).toEqual([]);
+    expect(result.figures.excused["data-loss"]).toBeGreaterThan(0);
+    // Once the quarantine lands, the same history must fail.
+    expect(rules(r, { relaxAcrossDataLoss: false })).toContain("overlap");
+  });
+
+  it("a frozen holder told by its signal, whose stale write the fence rejected", () => {
+    const r = new Recorder(1);
+    const frozen = lock(r, "frozen", 10, { frozen: true });
+    write(r, frozen);
+    r.tell(frozen, "signal:deadline");
+    const next = lock(r, "w2", 11);
+    write(r, next);
+    r.thaw(frozen);
+    write(r, frozen, false);
+    r.end(frozen, "lost");
+    r.end(next, "released");
+    expect(rules(r)).toEqual([]);
+  });
+
+  it("a fault that was retried, and one the caller cancelled", () => {
+    const r = new Recorder(1);
+    const retried = new Error("HTTP 502");
+    r.hits.add("w1", "5xx-after", "acquire", retried);
+    r.hits.add("w1", "cancelled", "acquire", new Error("aborted"));
+    r.hits.surface(new Error("outcome unknown", { cause: retried }), "outcome-unknown");
+    expect(rules(r)).toEqual([]);
+  });
+});
+
+describe("history checker: histories that must fail", () => {
+  it("an overlap of two holds that both released normally", () => {
+    const r = new Recorder(1);
+    const a = lock(r, "w1", 10);
+    const b = lock(r, "w2", 11);
+    r.end(a, "released");
+    r.end(b, "released");
+    expect(rules(r)).toContain("overlap");
+  });
+
+  it("an overlap where the first holder lost its lease without any data loss", () => {
+    const r = new Recorder(1);
+    const a = lock(r, "w1", 10);
+    const b = lock(r, "w2", 11);
+    write(r, b);
+    r.tell(a, "signal:deadline");
+    r.end(a, "lost");
+    r.end(b, "released");
+    expect(rules(r)).toContain("overlap");
+    expect(rules(r, { excuseLateSignal: true })).toEqual([]);
+  });
+
+  it("an overlap across a data loss where the stale holder's release still succeeded", () => {
+    const r = new Recorder(1);
+    const stale = lock(r, "w1", 10);
+    r.dataLoss(r.next(), "restart without persistence");
+    const fresh = lock(r, "w2", 20);
+    r.end(stale, "released");
+    r.end(fresh, "released");
+    expect(rules(r)).toEqual(expect.arrayContaining(["overlap", "data-loss-unsurfaced"]));
+  });
+
+  it("a countDown applied twice", () => {
+    const r = new Recorder(1);
+    const round = r.latchRound("latch:l", 3);
+    // The first call's request was retried and counted twice: 3 → 2 (answer lost) → 1.
+    round.calls.push({ startSeq: r.next(), endSeq: r.next(), outcome: "counted", remaining: 1 });
+    round.calls.push({ startSeq: r.next(), endSeq: r.next(), outcome: "counted", remaining: 0 });
+    round.finalCount = 0;
+    round.endSeq = r.next();
+    expect(rules(r)).toEqual(["latch-double-count"]);
+  });
+
+  it("a countDown answered with the same count twice", () => {
+    const r = new Recorder(1);
+    const round = r.latchRound("latch:l", 3);
+    for (const remaining of [2, 2, 0]) round.calls.push({ startSeq: r.next(), endSeq: r.next(), outcome: "counted", remaining });
+    round.finalCount = 0;
+    expect(rules(r)).toContain("latch-double-count");
+  });
+
+  it("a latch that opened before enough countDown calls were made", () => {
+    const r = new Recorder(1);
+    const round = r.latchRound("latch:l", 2);
+    round.calls.push({ startSeq: r.next(), endSeq: r.next(), outcome: "counted", remaining: 1 });
+    r.history.latchAwaits.push({ round: round.id, startSeq: r.next(), endSeq: r.next(), opened: true });
+    expect(rules(r)).toEqual(["latch-early-open"]);
+  });
+
+  it("a permit over-grant: three holds of a two-permit semaphore at once", () => {
+    const r = new Recorder(1);
+    const held = [permit(r, "w1"), permit(r, "w2"), permit(r, "w3")];
+    for (const s of held) r.end(s, "released");
+    expect(rules(r)).toEqual(["over-capacity"]);
+  });
+
+  it("a release refused as an over-release with no data loss (a release applied twice)", () => {
+    const r = new Recorder(1);
+    const s = permit(r, "w1");
+    r.refusal(s, "sem:s");
+    r.end(s, "refused");
+    expect(rules(r)).toEqual(["over-release"]);
+    r.history.dataLosses.unshift({ startSeq: 0, endSeq: 0, detail: "earlier" });
+    expect(rules(r)).toEqual([]);
+  });
+
+  it("a fault that was never surfaced (a silent success)", () => {
+    const r = new Recorder(1);
+    r.hits.add("w1", "dropped", "release", new Error("response lost"));
+    expect(rules(r)).toEqual(["fault-unsurfaced"]);
+  });
+
+  it("an error that is not one of the typed errors", () => {
+    const r = new Recorder(1);
+    r.untyped("w1", "acquire", new TypeError("x is undefined"));
+    expect(rules(r)).toEqual(["untyped-error"]);
+  });
+
+  it("a later hold with a smaller fence", () => {
+    const r = new Recorder(1);
+    r.end(lock(r, "w1", 20), "released");
+    r.end(lock(r, "w2", 10), "released");
+    expect(rules(r)).toEqual(["fence-order"]);
+  });
+
+  it("a write rejected from a holder that was never told (someone newer wrote during its hold)", () => {
+    const r = new Recorder(1);
+    const a = lock(r, "w1", 10);
+    write(r, a, false);
+    r.end(a, "released");
+    expect(rules(r)).toContain("stale-write");
+  });
+
+  it("a frozen holder whose signal had not aborted when it wrote after its lease", () => {
+    const r = new Recorder(1);
+    const frozen = lock(r, "frozen", 10, { frozen: true });
+    write(r, frozen);
+    r.thaw(frozen);
+    write(r, frozen); // after its lease, yet nothing had told it
+    r.tell(frozen, "release:NOT_HELD");
+    r.end(frozen, "lost");
+    expect(rules(r)).toContain("frozen-not-told");
+  });
+
+  it("a resource that accepted a stale fence", () => {
+    const r = new Recorder(1);
+    const a = lock(r, "w1", 10);
+    r.end(a, "released");
+    const b = lock(r, "w2", 11);
+    write(r, b);
+    r.end(b, "released");
+    r.history.writes.push({ section: a.id, resource: "lock:a", fence: 10, seq: r.next(), accepted: true, order: order++, afterTold: true });
+    expect(rules(r)).toContain("resource");
+  });
+
+  it("a reentrant hold count that does not match the holds taken", () => {
+    const r = new Recorder(1);
+    const s = lock(r, "w1", 10);
+    r.holdCount(s, 2, 3);
+    r.end(s, "released");
+    expect(rules(r)).toEqual(["hold-count"]);
+  });
+
+  it("a reader that saw a write while it held the read lock", () => {
+    const r = new Recorder(1);
+    const reader = r.enter({ worker: "w1", primitive: "read-lock", mode: "shared", resources: ["rw:a"], capacity: 1, fences: {} });
+    r.read(reader, "rw:a", 4);
+    r.read(reader, "rw:a", 5);
+    r.end(reader, "released");
+    expect(rules(r)).toEqual(["read-changed"]);
+  });
+
+  it("state left over after the run", () => {
+    const r = new Recorder(1);
+    r.history.finals.push({ resource: "sem:s", what: "available", expected: 2, observed: 1 });
+    expect(rules(r)).toEqual(["final-state"]);
+  });
+});
