@@ -84,20 +84,26 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     await Promise.all(running);
     log("settling: waiting for background work, then auditing what is left");
     await settle(world, driverClient, stack);
-    log("settled");
     recorder.history.finals.push(...(await audit(driverClient, names, 3 * settings.leaseMs + 2 * settings.retryWindowMs)));
     const result = checkHistory(recorder.history, options.check);
     return { history: recorder.history, result, report: formatReport(result, options.seed) };
   } finally {
-    await closeAll();
-    await stack.close();
-    await resourceRedis.stop();
-    uninstallSkew();
+    // The testkit waits for a stopped redis-server's exit with nothing holding the event loop
+    // open (the child and its timeout are unref'd): outside vitest, a plain script would end in
+    // the middle of that await (exit code 13). Hold the loop open until both are stopped.
+    const keepAlive = setInterval(() => undefined, 1_000);
+    try {
+      await closeAll();
+      await stack.close();
+      await resourceRedis.stop();
+    } finally {
+      clearInterval(keepAlive);
+      uninstallSkew();
+    }
   }
 }
 
 async function settle(world: World, driverClient: ReturnType<typeof makeWorkerClient>, stack: Stack): Promise<void> {
   await stack.faults.clear();
-  console.log("cleared");
-  await Promise.all([...world.workers.map((w) => w.wc.client.settled().then(() => console.log("settled", w.id))), driverClient.client.settled()]);
+  await Promise.all([...world.workers.map((w) => w.wc.client.settled()), driverClient.client.settled()]);
 }

@@ -9,6 +9,8 @@ export interface Figures {
   /** Per fault kind: episodes injected and requests they hit. */
   readonly faults: Record<string, { episodes: number; injected: number }>;
   readonly hits: Record<string, number>;
+  /** Which scripts the failed requests ran. */
+  readonly hitCommands: Record<string, number>;
   readonly surfacedBy: Record<string, number>;
   readonly dataLosses: number;
   readonly latchRounds: number;
@@ -38,6 +40,7 @@ export function figuresOf(history: History, excused: Record<Excuse, number>): Fi
     writes: { accepted, rejected: history.writes.length - accepted },
     faults,
     hits: tally(history.hits.map((h) => h.kind)),
+    hitCommands: tally(history.hits.map((h) => h.command)),
     surfacedBy: tally(history.hits.map((h) => (h.surfacedBy ?? "-").replace(/:.*/, ""))),
     dataLosses: history.dataLosses.length,
     latchRounds: history.latchRounds.length,

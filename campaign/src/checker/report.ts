@@ -22,6 +22,7 @@ export function formatReport(result: CheckResult, seed: number, limit = 20): str
     `faults by kind: ${faults || "none"}`,
     `  data losses detected: ${f.dataLosses}`,
     `  transport failures seen by clients: ${line(f.hits)}`,
+    `  on: ${line(f.hitCommands)}`,
     `  surfaced by: ${line(f.surfacedBy)}`,
     `  overlaps excused: ${line(f.excused)}`,
     `violations: ${result.violations.length}`,

@@ -40,7 +40,7 @@ export function actionFault(kind: ActionKind, weight: number): Fault {
     weight,
     async inject(ctx: FaultContext) {
       const { rng, stack, recorder } = ctx;
-      const times = rng.int(1, 4);
+      const times = rng.int(1, 8);
       const { match, target } = aim(rng);
       const withLatency = rng.chance(0.25);
       const record = recorder.fault(kind, `${times}× on ${target}${withLatency ? " + latency" : ""}`);
@@ -72,7 +72,8 @@ export const latencyFault: Fault = {
   weight: 3,
   async inject(ctx) {
     const { rng, stack, recorder } = ctx;
-    const ms = rng.int(30, 150);
+    // Now and then beyond requestTimeoutMs: the server runs the request after the client gave up.
+    const ms = rng.chance(0.3) ? rng.int(300, 600) : rng.int(20, 150);
     const jitterMs = rng.int(0, 150);
     const record = recorder.fault("latency", `${ms} ms + up to ${jitterMs} ms jitter`);
     const before = (await stack.faults.stats()).httpRequests;

@@ -27,9 +27,7 @@ export async function audit(wc: WorkerClient, names: Names, graceMs: number): Pr
   const deadline = performance.now() + graceMs;
   const finals: FinalRecord[] = [];
   for (const [resource, what, expected, read] of probes) {
-    console.log("probe", resource, what);
     let observed = await untilDone(wc, `audit ${resource}`, read);
-    console.log("probe done", resource, observed);
     while (observed !== expected && performance.now() < deadline) {
       await pause(100);
       observed = await untilDone(wc, `audit ${resource}`, read);

@@ -114,6 +114,7 @@ function resolveContext(options: ClientOptions): ClientContext {
   const emit = safeSink(o.onEvent);
   const leaseMs = validateMs("options.leaseMs", o.leaseMs ?? d.leaseMs, { min: 3 });
   const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, { min: 1 });
+  const wait = o.wait ?? justInTimeStrategy();
   const context: ClientContext = {
     backend: resolveBackend(o.redis),
     prefix,
@@ -123,9 +124,9 @@ function resolveContext(options: ClientOptions): ClientContext {
     operationRecordTtlMs: validateMs("options.operationRecordTtlMs", o.operationRecordTtlMs ?? d.operationRecordTtlMs, { min: retryWindowMs + 1 }),
     fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
     statsTtlMs: d.statsTtlMs,
-    quarantine: resolveQuarantine(o, { leaseMs, claimWindowMs }),
+    quarantine: resolveQuarantine(o, { leaseMs, claimWindowMs, returnWithinMs: wait.maxDelayMs + requestTimeoutMs }),
     keeper: o.keeper ?? timerKeeper(),
-    wait: o.wait ?? justInTimeStrategy(),
+    wait,
     emit,
     background(work) {
       const tracked = work.catch(() => undefined).finally(() => set.delete(tracked));

@@ -8,8 +8,15 @@ export interface Activity {
   run(worker: Worker): Promise<void>;
 }
 
-/** Acquire options of a section: a wait budget, and now and then a fixed lease instead of a kept-alive one. */
+/**
+ * Acquire options of a section: a wait budget, and now and then a fixed lease instead of a
+ * kept-alive one — sometimes one shorter than the section, so the holder overruns it and must
+ * stop when its signal aborts.
+ */
 export function acquireOptions(rng: Random): { waitMs: number; leaseMs?: number } {
   const waitMs = rng.int(300, 2_500);
-  return rng.chance(0.2) ? { waitMs, leaseMs: rng.int(1_500, 3_000) } : { waitMs };
+  const roll = rng.next();
+  if (roll < 0.15) return { waitMs, leaseMs: rng.int(1_500, 3_000) };
+  if (roll < 0.2) return { waitMs, leaseMs: rng.int(20, 60) };
+  return { waitMs };
 }

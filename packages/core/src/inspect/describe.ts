@@ -1,6 +1,6 @@
 import type { ClientContext } from "../config.ts";
 import { evalScript } from "../engine/eval-script.ts";
-import { BackendError } from "../errors.ts";
+import { BackendError, OutcomeUnknownError } from "../errors.ts";
 import { maskId } from "../ids.ts";
 import type { DescribePart, View } from "./parts/part.ts";
 import { encodeOp, num, Reads } from "./reads.ts";
@@ -43,7 +43,11 @@ export async function readParts(
     retrySafe: true,
     signal,
   };
-  const { reply } = await evalScript(ctx.backend, describeScript, call, ctx.policy, ctx.emit);
+  const { reply } = await evalScript(ctx.backend, describeScript, call, ctx.policy, ctx.emit).catch((error: unknown) => {
+    // A read changes nothing: "outcome unknown" only means no answer came in time.
+    if (error instanceof OutcomeUnknownError) throw new BackendError(`describe "${name}": no answer after ${error.attempts} attempts`, { cause: error });
+    throw error;
+  });
   if (!Array.isArray(reply) || reply.length !== keys.length + 1) {
     throw new BackendError(`describe "${name}": unexpected reply ${JSON.stringify(reply)}`);
   }

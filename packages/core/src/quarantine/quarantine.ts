@@ -16,20 +16,36 @@ export interface QuarantineConfig {
 export const DEFAULT_QUARANTINE = Object.freeze({ ms: 0, scope: "prefix" as QuarantineScope, sentinelTtlMs: 1_209_600_000 });
 
 /**
- * Validates the quarantine options against the client's leases: a quarantine shorter than a lease
- * would let a new holder in while a holder from before the loss still trusts its lease.
+ * Longest time a holder may trust a grant without renewing it: the default lease, the claim window
+ * of a direct grant, and a fair lock's reservation (a waiter's promise to poll again: the wait
+ * strategy's longest sleep plus a request timeout). A waiter entering on a pushed grant trusts it
+ * that long.
+ */
+export interface TrustLimits {
+  readonly leaseMs: number;
+  readonly claimWindowMs: number;
+  readonly returnWithinMs: number;
+}
+
+/**
+ * Validates the quarantine options against the client's limits: a quarantine shorter than any of
+ * them would let a new holder in while a holder from before the loss still trusts its grant.
  */
 export function resolveQuarantine(
   o: { readonly quarantineMs?: unknown; readonly quarantineScope?: unknown; readonly sentinelTtlMs?: unknown },
-  limits: { readonly leaseMs: number; readonly claimWindowMs: number },
+  limits: TrustLimits,
 ): QuarantineConfig {
   const d = DEFAULT_QUARANTINE;
   const ms = validateMs("options.quarantineMs", o.quarantineMs ?? d.ms);
   const scope = o.quarantineScope ?? d.scope;
   if (scope !== "prefix" && scope !== "slot") throw new InvalidArgumentError("options.quarantineScope", `must be "prefix" or "slot", got ${String(scope)}`);
   const sentinelTtlMs = validateMs("options.sentinelTtlMs", o.sentinelTtlMs ?? d.sentinelTtlMs, { min: ms + 1 });
-  if (ms > 0 && ms < Math.max(limits.leaseMs, limits.claimWindowMs)) {
-    throw new InvalidArgumentError("options.quarantineMs", `must be 0 (off) or at least the default lease and the claim window (${Math.max(limits.leaseMs, limits.claimWindowMs)} ms), got ${ms} ms`);
+  const floor = Math.max(limits.leaseMs, limits.claimWindowMs, limits.returnWithinMs);
+  if (ms > 0 && ms < floor) {
+    throw new InvalidArgumentError(
+      "options.quarantineMs",
+      `must be 0 (off) or at least the default lease, the claim window and the wait strategy's longest sleep plus the request timeout (${floor} ms), got ${ms} ms`,
+    );
   }
   return { ms, scope, sentinelTtlMs };
 }
