@@ -47,11 +47,13 @@ export async function runSection(worker: Worker, spec: SectionSpec): Promise<voi
     fences: held.fences,
   });
   watchSignal(recorder, section, held.signal);
+  // Most sections are short; some outlast renewals of the lease, and Redis restarts.
+  const long = rng.chance(0.12);
   const steps = rng.int(1, 3);
   for (let step = 0; step < steps && section.toldSeq === undefined; step++) {
     await useResources(worker, section, spec, held);
     if (step === 0 && spec.inner && section.toldSeq === undefined) await spec.inner(section, held);
-    await pause(rng.int(1, 20), held.signal);
+    await pause(long ? rng.int(200, 1_000) : rng.int(1, 20), held.signal);
   }
   if (spec.mode === "shared" && section.toldSeq === undefined) await useResources(worker, section, spec, held);
   recorder.exit(section);

@@ -21,11 +21,18 @@ export interface TestClient {
   readonly requests: { total: number; byCommand: Map<string, number> };
 }
 
+/** Observers of every event of every test client in this test file (the event-masking audit). */
+export const eventTaps: ((event: LockEvent) => void)[] = [];
+
 /** A client over `redis` with a counting backend and an event log. */
 export function makeTestClient(redis: unknown, options: Omit<ClientOptions, "redis"> = {}): TestClient {
   const { backend, counts } = countingBackend(resolveBackend(redis));
   const events: LockEvent[] = [];
-  const client = createClient({ ...options, redis: backend, onEvent: (e) => events.push(e) });
+  const onEvent = (e: LockEvent) => {
+    events.push(e);
+    for (const tap of eventTaps) tap(e);
+  };
+  const client = createClient({ ...options, redis: backend, onEvent });
   return { client, events, requests: counts };
 }
 

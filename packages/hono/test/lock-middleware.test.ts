@@ -51,7 +51,7 @@ describe.concurrent("lockMiddleware in workerd", () => {
     expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(5);
     expect(await response.json()).toEqual({ error: "locked", name: "job:b" });
     await held.release();
-    // The refused request's queue entry may still get the grant (core: until its claim window ends, 2 s).
+    // The refused request's waiter leaves the queue in the background (registered with waitUntil).
     await eventually(
       async () => !(await probe(prefix).lock("job:b").isLocked()),
       3_000,

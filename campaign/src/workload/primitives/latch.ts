@@ -17,7 +17,7 @@ export const latchActivity: Activity = {
   kind: "latch",
   weight: 1,
   async run(worker) {
-    const { rng, world, wc } = worker;
+    const { rng, world } = worker;
     const name = rng.pick(world.names.latches);
     if (world.latchesBusy.has(name)) return;
     world.latchesBusy.add(name);

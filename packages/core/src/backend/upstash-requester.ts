@@ -18,13 +18,22 @@ export function upstashRequesterBackend(requester: RequesterLike): Backend {
       try {
         reply = await requester.request({ body: args, signal });
       } catch (cause) {
-        const message = cause instanceof Error ? cause.message : String(cause);
+        const message = withoutCommand(cause instanceof Error ? cause.message : String(cause));
         if (/^ERR|NOSCRIPT|WRONGTYPE|BUSY/i.test(message)) throw new ReplyError(message);
-        throw new TransportError("request failed", { ambiguous: true, cause });
+        // The cause is rebuilt from the cleaned message: the original quotes the command.
+        throw new TransportError("request failed", { ambiguous: true, cause: cause instanceof Error ? new Error(message) : cause });
       }
       if (signal.aborted) throw new TransportError("request aborted", { ambiguous: true, cause: signal.reason });
       if (reply.error !== undefined) throw new ReplyError(reply.error);
       return reply.result;
     },
   };
+}
+
+/**
+ * `@upstash/redis` appends `, command was: [...]` to its errors: every argument, owner ids (the
+ * bearer secrets of holds) included. Errors reach callers, events and logs, so that part goes.
+ */
+export function withoutCommand(message: string): string {
+  return message.replace(/,? command was: [\s\S]*$/, "");
 }

@@ -43,11 +43,16 @@ export async function readParts(
     retrySafe: true,
     signal,
   };
-  const { reply } = await evalScript(ctx.backend, describeScript, call, ctx.policy, ctx.emit).catch((error: unknown) => {
-    // A read changes nothing: "outcome unknown" only means no answer came in time.
-    if (error instanceof OutcomeUnknownError) throw new BackendError(`describe "${name}": no answer after ${error.attempts} attempts`, { cause: error });
-    throw error;
-  });
+  const { reply } = await evalScript(ctx.backend, describeScript, call, ctx.policy, ctx.emit).catch(
+    (error: unknown) => {
+      // A read changes nothing: "outcome unknown" only means no answer came in time.
+      if (error instanceof OutcomeUnknownError)
+        throw new BackendError(`describe "${name}": no answer after ${error.attempts} attempts`, {
+          cause: error,
+        });
+      throw error;
+    },
+  );
   if (!Array.isArray(reply) || reply.length !== keys.length + 1) {
     throw new BackendError(`describe "${name}": unexpected reply ${JSON.stringify(reply)}`);
   }

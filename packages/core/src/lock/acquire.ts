@@ -121,7 +121,7 @@ function adopt(
       maxHoldMs: opts.maxHoldMs,
     },
     () => {
-      if (holds.get(grant.fence) === hold) holds.delete(grant.fence);
+      queueMicrotask(() => { if (holds.get(grant.fence) === hold) holds.delete(grant.fence); }); // may run inside `new Hold` (lease already lost)
     },
   );
   holds.set(grant.fence, hold);

@@ -56,7 +56,7 @@ function adopt(ref: MultiRef, holds: Map<string, MultiHold>, opts: ResolvedHoldO
     ref,
     { fences: grant.fences, sentAt: grant.sentAt, deadline: grant.deadline, leaseMs: opts.leaseMs, keepAlive: opts.keepAlive, maxHoldMs: opts.maxHoldMs },
     () => {
-      if (holds.get(id) === hold) holds.delete(id);
+      queueMicrotask(() => { if (holds.get(id) === hold) holds.delete(id); }); // may run inside `new MultiHold` (lease already lost)
     },
   );
   holds.set(id, hold);

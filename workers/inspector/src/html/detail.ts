@@ -77,7 +77,7 @@ function unlockForm(p: { name: string; kind: string; unlock: "form" | "login" | 
         type="text"
         name="confirm"
         autocomplete="off"
-        placeholder="${p.name}"
+        placeholder="type the name to confirm"
         aria-label="type the name to confirm"
         required
       />
