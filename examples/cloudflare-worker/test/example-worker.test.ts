@@ -2,7 +2,7 @@ import { harness } from "@edgelock/testkit";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWorker, type RunningWorker } from "../../../workers/lease-keeper/test/run-worker.ts";
+import { runWorker, type RunningWorker } from "@edgelock/testkit/worker";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { CONTROL_PREFIX, mountControl } from "./control.ts";
 import { handleDataPlane } from "./data-plane.ts";
 import { ConnectionDroppedError } from "./drop.ts";
+import { loggedPath } from "./log-path.ts";
 import { Faults, type FaultController } from "./faults.ts";
 import { resolveRestServerOptions, type RestServerOptions } from "./options.ts";
 import { StatsCounter, type ServerStats } from "./stats.ts";
@@ -40,9 +41,9 @@ export function createApp(options: RestServerOptions): RestApp {
   app.use(async (c, next) => {
     await next();
     c.res.headers.set(SYNC_TOKEN_HEADER, syncTokens.next());
-    // The path only: the query string may carry `_token`.
+    // The command only: the query string may carry `_token`, later segments owner ids.
     if (!c.req.path.startsWith(CONTROL_PREFIX)) {
-      log(`${c.req.method} ${c.req.path} ${c.res.status}`);
+      log(`${c.req.method} ${loggedPath(c.req.path)} ${c.res.status}`);
     }
   });
   mountControl(app, { token, enableFaults, maxBodyBytes, stats, faults });
@@ -56,7 +57,7 @@ export function createApp(options: RestServerOptions): RestApp {
   app.onError((error, c) => {
     // A dropped connection has no response; rethrowing makes `app.request()` reject like fetch.
     if (error instanceof ConnectionDroppedError) throw error;
-    log(`error on ${c.req.method} ${c.req.path}: ${error.message}`);
+    log(`error on ${c.req.method} ${loggedPath(c.req.path)}: ${error.message}`);
     return c.json({ error: `ERR internal server error: ${error.message}` }, 500);
   });
 

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { dropConnection } from "./drop.ts";
 import { DEFAULT_FAULT_STATUS, type ActionRule } from "./fault-rule.ts";
 import type { Faults } from "./faults.ts";
+import { loggedPath } from "./log-path.ts";
 import type { Suspensions } from "./suspend.ts";
 
 export interface FaultRunContext {
@@ -24,7 +25,7 @@ export async function runWithFaults(
   const action = ctx.faults.take(text);
   const latency = ctx.faults.latencyMs();
   const before = Math.floor(latency / 2);
-  if (action !== undefined) ctx.log(`fault ${action.kind} on ${c.req.method} ${c.req.path}`);
+  if (action !== undefined) ctx.log(`fault ${action.kind} on ${c.req.method} ${loggedPath(c.req.path)}`);
   await sleep(before);
   if (action?.kind === "drop-before") return dropConnection(c);
   if (action?.kind === "fail-before") return injectedFailure(c, action);

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runWorker, type BuiltWorker } from "./run-worker.ts";
+import { runWorker, type BuiltWorker } from "@edgelock/testkit/worker";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 

@@ -1,3 +1,5 @@
+// Builds a Worker the way `wrangler deploy` does and serves it from workerd (Miniflare): used by
+// the Worker tests and by the demo. A subpath export, so plain testkit users never load Miniflare.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
