@@ -24,6 +24,8 @@ describe.concurrent("hand-over from waitUntil to the Durable Object keeper", () 
     await delay(2_000); // three more leases with nobody in the Worker renewing
     const lock = probe(prefix).lock("ho-1");
     expect(await lock.isLocked()).toBe(true);
+    // The Worker can no longer confirm the lease: its signal ended, saying where the lease went.
+    expect(seen.events.find((e) => e.type === "lost")).toMatchObject({ reason: "taken-over" });
     const status = await keeper().status(lease);
     expect(status).toMatchObject({ state: "kept", fence });
     expect(status.renewals).toBeGreaterThanOrEqual(8);

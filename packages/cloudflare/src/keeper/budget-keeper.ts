@@ -71,6 +71,7 @@ async function keepWithin(
     const status = await handoff.keeper.keep(lease, keepOptions(handoff));
     emit({ type: "handed-off", name: task.name, status });
     if (status.state !== "kept") return;
+    task.handedOver?.();
   } catch (error) {
     return emit({ type: "handoff-failed", name: task.name, error });
   }

@@ -21,6 +21,12 @@ export interface KeepTask {
   renew(): Promise<"renewed" | "stop">;
   /** The serialised lease, for keepers that hand the hold to another process. */
   lease(): unknown;
+  /**
+   * The keeper handed the lease to another process (a Durable Object keeper). This process can no
+   * longer confirm it, so its `signal` still aborts at the local deadline, with reason
+   * "taken-over" rather than "deadline": the hold may well live on elsewhere.
+   */
+  handedOver?(): void;
 }
 
 /** Renews on a timer in this process: the default on Node and in long-lived runtimes. */

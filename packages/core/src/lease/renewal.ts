@@ -26,6 +26,9 @@ export function keepRenewing(keeper: Keeper, target: Renewable, stop: AbortSigna
     signal: stop,
     lease: () => target.serialize(),
     renew: () => renewOnce(target),
+    handedOver: () => {
+      target.lease.deadlineReason = "taken-over";
+    },
   });
 }
 
