@@ -6,9 +6,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { upstashRestBackend } from "@edgelock/core";
 import { LIBRARIES } from "./libraries/index.ts";
-import { startNetwork, type Network } from "./net/network.ts";
+import { startNetwork } from "./net/network.ts";
+import { measureOverhead } from "./net/round-trip.ts";
 import { describeMachine } from "./report/machine.ts";
 import { renderReport } from "./report/markdown.ts";
 import { sweepPlots } from "./report/plots.ts";
@@ -27,8 +27,10 @@ const started = performance.now();
 const libraries = LIBRARIES.filter((l) => only === undefined || l.name.includes(only));
 const network = await startNetwork();
 try {
-  const measuredRttMs = await measureRtt(network);
+  const before = await measureOverhead(network, R);
   const results = await runSuite(network, libraries, { quick, log: (line) => console.log(line) });
+  const after = await measureOverhead(network, R);
+  const overhead = { rest: (before.rest + after.rest) / 2, tcp: (before.tcp + after.tcp) / 2 };
   const plots = sweepPlots(results);
   mkdirSync(plotDir, { recursive: true });
   mkdirSync(outDir, { recursive: true });
@@ -41,7 +43,7 @@ try {
     machine,
     loadAfter: loadavg(),
     durationS: (performance.now() - started) / 1000,
-    measuredRttMs,
+    overhead,
     libraries,
     results,
     plots: { efficiency: relative(outDir, join(plotDir, "efficiency.svg")), requests: relative(outDir, join(plotDir, "requests.svg")) },
@@ -51,13 +53,3 @@ try {
   await network.close();
 }
 
-/** One REST round trip at R, as the workers see it (timers and processing included). */
-async function measureRtt(net: Network): Promise<number> {
-  await net.setLatency(R, 0);
-  const backend = upstashRestBackend(net.rest);
-  const signal = new AbortController().signal;
-  await backend.command(["PING"], signal);
-  const start = performance.now();
-  for (let i = 0; i < 10; i++) await backend.command(["PING"], signal);
-  return (performance.now() - start) / 10;
-}

@@ -1,4 +1,9 @@
-export { runCampaign, DEFAULT_CAMPAIGN_CLIENT, type CampaignOptions, type CampaignResult } from "./campaign.ts";
+export {
+  runCampaign,
+  DEFAULT_CAMPAIGN_CLIENT,
+  type CampaignOptions,
+  type CampaignResult,
+} from "./campaign.ts";
 export { checkHistory, type CheckResult } from "./checker/check.ts";
 export { DEFAULT_CHECK_OPTIONS, type CheckOptions } from "./checker/options.ts";
 export { formatReport } from "./checker/report.ts";

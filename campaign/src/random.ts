@@ -65,7 +65,8 @@ export function seedFrom(env: Record<string, string | undefined>): number {
   const given = env["EDGELOCK_CAMPAIGN_SEED"];
   if (given !== undefined && given !== "") {
     const seed = Number(given);
-    if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`EDGELOCK_CAMPAIGN_SEED must be a non-negative integer, got ${given}`);
+    if (!Number.isSafeInteger(seed) || seed < 0)
+      throw new Error(`EDGELOCK_CAMPAIGN_SEED must be a non-negative integer, got ${given}`);
     return seed >>> 0;
   }
   return crypto.getRandomValues(new Uint32Array(1))[0]!;

@@ -6,11 +6,31 @@ import type { SectionRecord } from "../src/history/types.ts";
 
 // Hand-made histories. Each one that breaks a guarantee must fail with the rule that names it.
 
-const lock = (r: Recorder, worker: string, fence: number, extra: { frozen?: boolean } = {}): SectionRecord =>
-  r.enter({ worker, primitive: "lock", mode: "exclusive", resources: ["lock:a"], capacity: 1, fences: { "lock:a": fence }, ...extra });
+const lock = (
+  r: Recorder,
+  worker: string,
+  fence: number,
+  extra: { frozen?: boolean } = {},
+): SectionRecord =>
+  r.enter({
+    worker,
+    primitive: "lock",
+    mode: "exclusive",
+    resources: ["lock:a"],
+    capacity: 1,
+    fences: { "lock:a": fence },
+    ...extra,
+  });
 
 const permit = (r: Recorder, worker: string, capacity = 2): SectionRecord =>
-  r.enter({ worker, primitive: "semaphore", mode: "counted", resources: ["sem:s"], capacity, fences: {} });
+  r.enter({
+    worker,
+    primitive: "semaphore",
+    mode: "counted",
+    resources: ["sem:s"],
+    capacity,
+    fences: {},
+  });
 
 let order = 0;
 const write = (r: Recorder, s: SectionRecord, accepted = true) =>
@@ -22,7 +42,11 @@ const rules = (r: Recorder, options?: Parameters<typeof checkHistory>[1]): Rule[
 describe("history checker: histories that hold", () => {
   it("sequential holds with increasing fences and accepted writes", () => {
     const r = new Recorder(1);
-    for (const [worker, fence] of [["w1", 10], ["w2", 11], ["w1", 12]] as const) {
+    for (const [worker, fence] of [
+      ["w1", 10],
+      ["w2", 11],
+      ["w1", 12],
+    ] as const) {
       const s = lock(r, worker, fence);
       write(r, s);
       r.end(s, "released");
@@ -122,7 +146,8 @@ describe("history checker: histories that must fail", () => {
   it("a countDown answered with the same count twice", () => {
     const r = new Recorder(1);
     const round = r.latchRound("latch:l", 3);
-    for (const remaining of [2, 2, 0]) round.calls.push({ startSeq: r.next(), endSeq: r.next(), outcome: "counted", remaining });
+    for (const remaining of [2, 2, 0])
+      round.calls.push({ startSeq: r.next(), endSeq: r.next(), outcome: "counted", remaining });
     round.finalCount = 0;
     expect(rules(r)).toContain("latch-double-count");
   });
@@ -131,7 +156,12 @@ describe("history checker: histories that must fail", () => {
     const r = new Recorder(1);
     const round = r.latchRound("latch:l", 2);
     round.calls.push({ startSeq: r.next(), endSeq: r.next(), outcome: "counted", remaining: 1 });
-    r.history.latchAwaits.push({ round: round.id, startSeq: r.next(), endSeq: r.next(), opened: true });
+    r.history.latchAwaits.push({
+      round: round.id,
+      startSeq: r.next(),
+      endSeq: r.next(),
+      opened: true,
+    });
     expect(rules(r)).toEqual(["latch-early-open"]);
   });
 
@@ -156,6 +186,15 @@ describe("history checker: histories that must fail", () => {
     const r = new Recorder(1);
     r.hits.add("w1", "dropped", "release", new Error("response lost"));
     expect(rules(r)).toEqual(["fault-unsurfaced"]);
+  });
+
+  it("a fault the server injected that no client saw", () => {
+    const r = new Recorder(1);
+    r.fault("fail-after", "2× on any request").injected = 2;
+    const seen = new Error("HTTP 522");
+    r.hits.add("w1", "5xx-after", "release", seen);
+    r.hits.surface(seen, "retried");
+    expect(rules(r)).toEqual(["fault-unobserved"]);
   });
 
   it("an error that is not one of the typed errors", () => {
@@ -197,7 +236,15 @@ describe("history checker: histories that must fail", () => {
     const b = lock(r, "w2", 11);
     write(r, b);
     r.end(b, "released");
-    r.history.writes.push({ section: a.id, resource: "lock:a", fence: 10, seq: r.next(), accepted: true, order: order++, afterTold: true });
+    r.history.writes.push({
+      section: a.id,
+      resource: "lock:a",
+      fence: 10,
+      seq: r.next(),
+      accepted: true,
+      order: order++,
+      afterTold: true,
+    });
     expect(rules(r)).toContain("resource");
   });
 
@@ -211,7 +258,14 @@ describe("history checker: histories that must fail", () => {
 
   it("a reader that saw a write while it held the read lock", () => {
     const r = new Recorder(1);
-    const reader = r.enter({ worker: "w1", primitive: "read-lock", mode: "shared", resources: ["rw:a"], capacity: 1, fences: {} });
+    const reader = r.enter({
+      worker: "w1",
+      primitive: "read-lock",
+      mode: "shared",
+      resources: ["rw:a"],
+      capacity: 1,
+      fences: {},
+    });
     r.read(reader, "rw:a", 4);
     r.read(reader, "rw:a", 5);
     r.end(reader, "released");
@@ -222,5 +276,37 @@ describe("history checker: histories that must fail", () => {
     const r = new Recorder(1);
     r.history.finals.push({ resource: "sem:s", what: "available", expected: 2, observed: 1 });
     expect(rules(r)).toEqual(["final-state"]);
+  });
+});
+
+describe("history checker: holds granted already lost", () => {
+  it("a hold whose signal had aborted when acquire returned never counts as an overlap", () => {
+    const r = new Recorder(1);
+    const a = lock(r, "w1", 10);
+    write(r, a);
+    const late = lock(r, "w2", 9); // granted before a, answered after its lease ran out
+    r.tell(late, "signal:deadline");
+    r.end(late, "lost");
+    r.end(a, "released");
+    const result = checkHistory(r.history);
+    expect(result.violations).toEqual([]);
+    expect(result.figures.excused["dead-on-arrival"]).toBe(1);
+  });
+});
+
+describe("history checker: semaphores across a data loss", () => {
+  it("a permit granted before the loss still open beside a full new epoch is excused, whatever the order", () => {
+    const r = new Recorder(1);
+    const old = permit(r, "w1");
+    r.dataLoss(r.next(), "restart without persistence");
+    const fresh = [permit(r, "w2"), permit(r, "w3")];
+    r.refusal(old, "sem:s");
+    r.end(old, "refused");
+    for (const s of fresh) r.end(s, "released");
+    const result = checkHistory(r.history);
+    expect(result.violations).toEqual([]);
+    expect(result.figures.excused["data-loss"]).toBeGreaterThan(0);
+    // Nothing bounds an unleased permit from before the loss, not even the restart quarantine.
+    expect(rules(r, { relaxAcrossDataLoss: false })).toEqual([]);
   });
 });

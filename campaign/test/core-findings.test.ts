@@ -14,7 +14,11 @@ afterAll(async () => {
   await stack.close();
 });
 
-const client = () => createClient({ redis: { url: stack.rest.url, token: stack.rest.token }, prefix: `k${Math.random().toString(36).slice(2)}` });
+const client = () =>
+  createClient({
+    redis: { url: stack.rest.url, token: stack.rest.token },
+    prefix: `k${Math.random().toString(36).slice(2)}`,
+  });
 
 describe("a grant whose lease ran out before its answer arrived", () => {
   // Found by the campaign (short fixed leases under latency, or an acquire retried for longer
@@ -29,7 +33,9 @@ describe("a grant whose lease ran out before its answer arrived", () => {
   });
 
   it("MultiLock: the same for a multi-lock grant", async () => {
-    const held: HeldMultiLock = await client().multiLock(["late-a", "late-b"]).acquire({ leaseMs: 5 });
+    const held: HeldMultiLock = await client()
+      .multiLock(["late-a", "late-b"])
+      .acquire({ leaseMs: 5 });
     expect(held.signal.aborted).toBe(true);
     expect(held.signal.reason).toBeInstanceOf(LeaseLostError);
   });

@@ -35,7 +35,8 @@ export function runModel(run: ModelRun) {
     server,
     sections: [],
     requests: 0,
-    oneWay: () => (run.rttMs + random() * jitter) / 2 + random() * noise,
+    // Processing and scheduling delay per hop: exponential, as on a loaded machine (heavy tail).
+    oneWay: () => (run.rttMs + random() * jitter) / 2 + exponential(random, noise),
     params: {
       rttMs: run.rttMs,
       jitterMs: jitter,
@@ -50,7 +51,7 @@ export function runModel(run: ModelRun) {
   for (let i = 0; i < run.workers; i++) workers.push(new ModelWorker(i, world));
   for (const w of workers) w.start();
   clock.run();
-  const metrics = measure({ sections: world.sections, failedAcquires: 0, failedReleases: 0, leasesLost: 0 }, run.rttMs + jitter / 2, run.workers);
+  const metrics = measure([{ sections: world.sections, failedAcquires: 0, failedReleases: 0, leasesLost: 0 }], run.rttMs + jitter / 2, run.workers);
   return { metrics, requestsPerCs: world.requests / world.sections.length };
 }
 

@@ -33,6 +33,7 @@ export class ModelWorker {
   #k = 0;
   #requestedAt = 0;
   #rtt: number | undefined;
+  #rttDev = 0;
   #busy: { hint: Busy; sentAt: number; replyAt: number; attempt: number } | undefined;
   #timer = 0;
   #inFlight = false;
@@ -75,6 +76,7 @@ export class ModelWorker {
     this.#send(() => server.acquire(this.id, 30_000, true, returnWithin), (answer) => {
       this.#inFlight = false;
       const rtt = clock.now - sentAt;
+      this.#rttDev = this.#rtt === undefined ? 0 : this.#rttDev + (Math.abs(rtt - this.#rtt) - this.#rttDev) / 4;
       this.#rtt = this.#rtt === undefined ? rtt : this.#rtt + (rtt - this.#rtt) / 4;
       if ("granted" in answer) return this.#enter(answer.granted, false);
       this.#busy = { hint: answer.busy, sentAt, replyAt: clock.now, attempt: n };
@@ -107,6 +109,7 @@ export class ModelWorker {
       attempt: b.attempt,
       budgetMs: 60_000,
       rttMs: this.#rtt ?? 0,
+      rttDevMs: this.#rttDev,
       pushed: this.#stream !== undefined && this.#stream.state !== "closed",
       claimWindowMs: this.w.params.claimMs,
     });

@@ -56,9 +56,17 @@ export async function startNetwork(): Promise<Network> {
       return reply;
     },
     async close() {
-      await call({ type: "close" }).catch(() => undefined);
-      await exited(child);
-      await redis.stop();
+      // The redis-server child is unref'd by the testkit: hold the event loop open while it stops,
+      // or a script awaiting this at top level ends with "unsettled top-level await".
+      const keepAlive = setInterval(() => undefined, 1_000);
+      try {
+        // The child may exit before its answer crosses the channel: wait for the exit, not the answer.
+        call({ type: "close" }).catch(() => undefined);
+        await exited(child);
+        await redis.stop();
+      } finally {
+        clearInterval(keepAlive);
+      }
     },
   };
 }

@@ -23,7 +23,7 @@ export function sweepPlots(results: SuiteResults): { efficiency: string; request
       yLabel: "efficiency = throughput × (C + R)",
       series: series(results, (r) => r.metrics.efficiency),
       xTicks,
-      yMax: 1.1,
+      yMax: 1.2,
       yRef: { value: 1, label: "direct hand-off" },
     }),
     requests: lineChart({

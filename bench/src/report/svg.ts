@@ -36,8 +36,8 @@ export function lineChart(o: ChartOptions): string {
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<text x="${M.left}" y="22" font-size="15" font-weight="bold">${esc(o.title)}</text>`,
   ];
-  for (let i = 0; i <= 5; i++) {
-    const v = (o.yMax * i) / 5;
+  const step = niceStep(o.yMax / 6);
+  for (let v = 0; v <= o.yMax + 1e-9; v += step) {
     out.push(`<line x1="${M.left}" x2="${M.left + plotW}" y1="${y(v)}" y2="${y(v)}" stroke="#e5e5e5"/>`);
     out.push(`<text x="${M.left - 8}" y="${y(v) + 4}" text-anchor="end">${fmt(v)}</text>`);
   }
@@ -66,8 +66,14 @@ export function lineChart(o: ChartOptions): string {
   return `${out.join("\n")}\n`;
 }
 
+/** 1, 2 or 5 times a power of ten: ticks a reader can add up. */
+function niceStep(raw: number): number {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+}
+
 function fmt(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toFixed(v < 1 ? 2 : 1);
+  return Number.isInteger(Math.round(v * 1e6) / 1e6) ? String(Math.round(v)) : v.toFixed(1);
 }
 
 function esc(s: string): string {

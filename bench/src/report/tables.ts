@@ -1,4 +1,6 @@
+import type { RoundTripOverhead } from "../net/round-trip.ts";
 import type { ContentionResult } from "../run/contention.ts";
+import { C } from "../scenarios/suite.ts";
 import type { OverrunResult } from "../scenarios/overrun.ts";
 import type { SuiteResults } from "../scenarios/suite.ts";
 import type { UncontendedResult } from "../scenarios/uncontended.ts";
@@ -12,26 +14,32 @@ export function table(head: readonly string[], rows: readonly (readonly string[]
   return [line(head), line(head.map((h) => (h === "library" ? "---" : "---:"))), ...rows.map(line)].join("\n");
 }
 
+/** Efficiency against the round trip this machine really gave (R plus the measured excess). */
+export function measuredEfficiency(r: ContentionResult, overhead: RoundTripOverhead): number {
+  const realR = r.latency.ms + r.latency.jitterMs / 2 + (r.transport === "rest" ? overhead.rest : overhead.tcp);
+  return (r.metrics.throughput / 1000) * (C + realR);
+}
+
 /** Every figure of one scenario, one row per library. */
-export function contentionTable(rows: readonly ContentionResult[]): string {
+export function contentionTable(rows: readonly ContentionResult[], overhead: RoundTripOverhead): string {
   return table(
-    ["library", "efficiency", "CS/s", "requests/CS", "Redis cmds/CS", "wait p50 ms", "wait p99 ms", "max wait ms", "hand-off gap p50 ms", "share spread", "re-take", "violations", "failed"],
+    ["library", "efficiency", "eff. at measured R", "CS/s", "requests/CS", "Redis cmds/CS", "wait p50 ms", "wait p99 ms", "max wait ms", "hand-off gap p50 ms", "share spread", "re-take", "violations", "failed"],
     rows.map((r) => {
       const m = r.metrics;
-      return [r.library, `**${f2(m.efficiency)}**`, f2(m.throughput), `**${f2(r.requestsPerCs)}** ${unit(r)}`, f2(r.commandsPerCs), ms(m.waitP50), ms(m.waitP99), ms(m.waitMax), ms(m.gapP50), f2(m.shareSpread), f2(m.retakeRate), String(m.violations), String(m.failedAcquires)];
+      return [r.library, `**${f2(m.efficiency)}**`, f2(measuredEfficiency(r, overhead)), f2(m.throughput), `**${f2(r.requestsPerCs)}** ${unit(r)}`, f2(r.commandsPerCs), ms(m.waitP50), ms(m.waitP99), ms(m.waitMax), ms(m.gapP50), f2(m.shareSpread), f2(m.retakeRate), String(m.violations), String(m.failedAcquires)];
     }),
   );
 }
 
-/** Efficiency and requests/CS for every scenario side by side. */
-export function scenarioTable(results: SuiteResults): string {
+/** Efficiency (and at measured R) and requests/CS for every scenario side by side. */
+export function scenarioTable(results: SuiteResults, overhead: RoundTripOverhead): string {
   const labels = Object.keys(results.contention);
   const libraries = results.contention[labels[0]!]?.map((r) => r.library) ?? [];
   return table(
     ["library", ...labels],
     libraries.map((name) => [name, ...labels.map((l) => {
       const r = results.contention[l]!.find((x) => x.library === name)!;
-      return `${f2(r.metrics.efficiency)} @ ${f2(r.requestsPerCs)}`;
+      return `${f2(r.metrics.efficiency)} (${f2(measuredEfficiency(r, overhead))}) @ ${f2(r.requestsPerCs)}`;
     })]),
   );
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { LibraryEnv, LockLibrary, LockWorker } from "../libraries/index.ts";
 import type { Network } from "../net/network.ts";
 import { measure, type RunMetrics } from "./metrics.ts";
-import { runWorkload, type Workload } from "./workload.ts";
+import { runWorkload, type RunRecord, type Workload } from "./workload.ts";
 
 export interface Latency {
   readonly ms: number;
@@ -29,12 +29,22 @@ export function envFor(network: Network, latency: Latency, name = `bench:${rando
   return { rest: network.rest, proxyUrl: network.proxyUrl, name, oneWayMs: () => (latency.ms + Math.random() * latency.jitterMs) / 2 };
 }
 
+/** One pass of one library: the recorded history and what the counters saw. */
+export interface RawRun {
+  readonly library: LockLibrary;
+  readonly latency: Latency;
+  readonly workload: Workload;
+  readonly record: RunRecord;
+  readonly requests: number;
+  readonly commands: number;
+}
+
 /**
  * One library, one workload, one latency: fresh workers (own clients) on a fresh lock name, warmed
  * up on names of their own (connections open, scripts loaded), then counted from a snapshot of
  * the network's counters to one taken after every background request settled.
  */
-export async function runContention(network: Network, library: LockLibrary, workload: Workload, latency: Latency): Promise<ContentionResult> {
+export async function runPass(network: Network, library: LockLibrary, workload: Workload, latency: Latency): Promise<RawRun> {
   await network.setLatency(latency.ms, latency.jitterMs);
   const env = envFor(network, latency);
   const workers = await Promise.all(Array.from({ length: workload.workers }, () => library.worker(env)));
@@ -45,21 +55,33 @@ export async function runContention(network: Network, library: LockLibrary, work
   const after = await network.counters();
   const rest = library.transport === "rest";
   const requests = rest ? after.http - before.http : after.wire - before.wire;
-  const commands = rest ? after.restCommands - before.restCommands : requests;
-  const done = Math.max(record.sections.length, 1);
+  return { library, latency, workload, record, requests, commands: rest ? after.restCommands - before.restCommands : requests };
+}
+
+/** The figures of one library over its passes of one setup. */
+export function summarize(passes: readonly RawRun[]): ContentionResult {
+  const first = passes[0]!;
+  const done = Math.max(1, passes.reduce((n, p) => n + p.record.sections.length, 0));
+  const requests = passes.reduce((n, p) => n + p.requests, 0);
+  const commands = passes.reduce((n, p) => n + p.commands, 0);
   return {
-    library: library.name,
-    transport: library.transport,
-    latency,
-    workload,
-    metrics: measure(record, latency.ms + latency.jitterMs / 2, workload.workers),
+    library: first.library.name,
+    transport: first.library.transport,
+    latency: first.latency,
+    workload: { ...first.workload, sections: passes.reduce((n, p) => n + p.workload.sections, 0) },
+    metrics: measure(passes.map((p) => p.record), first.latency.ms + first.latency.jitterMs / 2, first.workload.workers),
     requests,
     commands,
     requestsPerCs: requests / done,
     commandsPerCs: commands / done,
-    failedReleases: record.failedReleases,
-    leasesLost: record.leasesLost,
+    failedReleases: passes.reduce((n, p) => n + p.record.failedReleases, 0),
+    leasesLost: passes.reduce((n, p) => n + p.record.leasesLost, 0),
   };
+}
+
+/** One pass, summarized (tests and probes). */
+export async function runContention(network: Network, library: LockLibrary, workload: Workload, latency: Latency): Promise<ContentionResult> {
+  return summarize([await runPass(network, library, workload, latency)]);
 }
 
 async function warmUp(workers: readonly LockWorker[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { LockLibrary } from "../libraries/index.ts";
 import type { Network } from "../net/network.ts";
-import { runContention, type ContentionResult, type Latency } from "../run/contention.ts";
+import { runPass, summarize, type ContentionResult, type Latency, type RawRun } from "../run/contention.ts";
 import type { Workload } from "../run/workload.ts";
 import { runOverrun, type OverrunResult } from "./overrun.ts";
 import { runUncontended, type UncontendedResult } from "./uncontended.ts";
@@ -44,33 +44,40 @@ export function sectionsFor(n: number, quick: boolean): number {
   return Math.max(quick ? 2 : 5, Math.min(quick ? 8 : 20, Math.ceil((quick ? 64 : 160) / n)));
 }
 
+/**
+ * Runs one setup for every library in `passes` interleaved passes (forward, then backward, …),
+ * K split between them, so that a burst of load from other work on the machine falls on every
+ * library alike rather than on whichever ran at that moment.
+ */
+async function runInterleaved(network: Network, libraries: readonly LockLibrary[], workload: Workload, latency: Latency, passes: number): Promise<ContentionResult[]> {
+  const raw = new Map<LockLibrary, RawRun[]>(libraries.map((l) => [l, []]));
+  const sections = Math.max(1, Math.round(workload.sections / passes));
+  for (let pass = 0; pass < passes; pass++) {
+    const order = pass % 2 === 0 ? libraries : [...libraries].reverse();
+    for (const lib of order) raw.get(lib)!.push(await runPass(network, lib, { ...workload, sections }, latency));
+  }
+  return libraries.map((lib) => summarize(raw.get(lib)!));
+}
+
 export async function runSuite(network: Network, libraries: readonly LockLibrary[], o: SuiteOptions): Promise<SuiteResults> {
   const results: SuiteResults = { uncontended: [], contention: {}, sweep: new Map(), overrun: [] };
+  const passes = o.quick ? 1 : 2;
   for (const lib of libraries) {
     results.uncontended.push(await runUncontended(network, lib, R));
     o.log(`uncontended ${lib.name}`);
   }
   for (const s of scenarios(o.quick)) {
-    const row: ContentionResult[] = (results.contention[s.label] = []);
-    for (const lib of libraries) {
-      const r = await runContention(network, lib, s.workload, s.latency);
-      row.push(r);
-      o.log(`${s.label.padEnd(30)} ${lib.name.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} violations ${r.metrics.violations}`);
-    }
+    const row = await runInterleaved(network, libraries, s.workload, s.latency, passes);
+    results.contention[s.label] = row;
+    for (const r of row) o.log(`${s.label.padEnd(30)} ${r.library.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} violations ${r.metrics.violations}`);
   }
   for (const n of sweepSizes(o.quick)) {
-    const reuse = n === 8 ? results.contention["N=8, R=20 ms"] : undefined;
-    if (reuse && sectionsFor(8, o.quick) === base(o.quick).sections) {
-      results.sweep.set(n, reuse);
-      continue;
-    }
-    const row: ContentionResult[] = [];
-    for (const lib of libraries) {
-      const r = await runContention(network, lib, { ...base(o.quick), workers: n, sections: sectionsFor(n, o.quick) }, { ms: R, jitterMs: 0 });
-      row.push(r);
-      o.log(`sweep N=${String(n).padEnd(3)} ${lib.name.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)}`);
-    }
+    const reuse = results.contention["N=8, R=20 ms"];
+    const row = n === 8 && reuse && sectionsFor(8, o.quick) === base(o.quick).sections
+      ? reuse
+      : await runInterleaved(network, libraries, { ...base(o.quick), workers: n, sections: sectionsFor(n, o.quick) }, { ms: R, jitterMs: 0 }, 1);
     results.sweep.set(n, row);
+    for (const r of row) o.log(`sweep N=${String(n).padEnd(3)} ${r.library.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)}`);
   }
   if (!o.quick) {
     for (const lib of libraries) {

@@ -31,6 +31,7 @@ import { randomId } from "${src}/ids.ts";
 export async function handler(redis) {
   const ctx = { backend: resolveBackend(redis), prefix: "edgelock", leaseMs: 30000, policy: { requestTimeoutMs: 5000, retryWindowMs: 10000 },
     claimWindowMs: 2000, operationRecordTtlMs: 600000, fenceTtlMs: 604800000, statsTtlMs: 3600000, keeper: timerKeeper(),
+    quarantine: { ms: 0, scope: "prefix", sentinelTtlMs: 1209600000 },
     wait: justInTimeStrategy(), emit: () => {}, background: () => {} };
   await new Lock(ctx, "orders:42", randomId()).withLock(async (held) => held.fence, { waitMs: 5000 });
 }`,

@@ -15,7 +15,8 @@ export function sectionsByResource(history: History): Map<string, SectionRecord[
 }
 
 /** `b` (entered later) entered while `a` was still open. */
-export const overlapping = (a: SectionRecord, b: SectionRecord): boolean => b.enterSeq < (a.exitSeq ?? Infinity);
+export const overlapping = (a: SectionRecord, b: SectionRecord): boolean =>
+  b.enterSeq < (a.exitSeq ?? Infinity);
 
 export const describe = (s: SectionRecord): string =>
   `#${s.id} ${s.primitive} by ${s.worker} [${s.enterSeq}..${s.exitSeq ?? "open"}] ${s.end ?? "open"}${s.toldHow ? ` (${s.toldHow})` : ""}`;

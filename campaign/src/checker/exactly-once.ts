@@ -14,19 +14,35 @@ export function checkExactlyOnce(history: History): Violation[] {
   for (const check of history.holdCounts) {
     const section = sections.get(check.section);
     if (!section || check.observed === check.expected) continue;
-    const cutOff = section.end !== "released" || dataLossBetween(history, section.enterSeq, check.seq);
+    const cutOff =
+      section.end !== "released" || dataLossBetween(history, section.enterSeq, check.seq);
     if (!cutOff) {
-      violations.push(violation("hold-count", `${describe(section)}: hold count ${check.observed}, expected ${check.expected}`));
+      violations.push(
+        violation(
+          "hold-count",
+          `${describe(section)}: hold count ${check.observed}, expected ${check.expected}`,
+        ),
+      );
     }
   }
   for (const refusal of history.refusals) {
     if (history.dataLosses.some((loss) => loss.startSeq < refusal.seq)) continue;
     const section = sections.get(refusal.section);
-    violations.push(violation("over-release", `${refusal.resource}: release of ${section ? describe(section) : `#${refusal.section}`} refused as an over-release with no data loss before it`));
+    violations.push(
+      violation(
+        "over-release",
+        `${refusal.resource}: release of ${section ? describe(section) : `#${refusal.section}`} refused as an over-release with no data loss before it`,
+      ),
+    );
   }
   for (const final of history.finals) {
     if (final.observed !== final.expected) {
-      violations.push(violation("final-state", `${final.resource}: ${final.what} is ${final.observed} after the run, expected ${final.expected}`));
+      violations.push(
+        violation(
+          "final-state",
+          `${final.resource}: ${final.what} is ${final.observed} after the run, expected ${final.expected}`,
+        ),
+      );
     }
   }
   return violations;
@@ -42,7 +58,12 @@ export function checkDataLossSurfaced(history: History): Violation[] {
     for (const s of history.sections) {
       if (s.primitive === "semaphore" || s.end !== "released") continue;
       if (s.enterSeq < loss.startSeq && (s.exitSeq ?? Infinity) > loss.endSeq) {
-        violations.push(violation("data-loss-unsurfaced", `${describe(s)} held across a data loss [${loss.startSeq}..${loss.endSeq}] and its release still succeeded`));
+        violations.push(
+          violation(
+            "data-loss-unsurfaced",
+            `${describe(s)} held across a data loss [${loss.startSeq}..${loss.endSeq}] and its release still succeeded`,
+          ),
+        );
       }
     }
   }

@@ -9,27 +9,12 @@ export function dataLossBetween(history: History, fromSeq: number, toSeq: number
   return history.dataLosses.some((loss) => loss.endSeq > fromSeq && loss.startSeq < toSeq);
 }
 
-/** The holder was told of the loss before it used the resource at all (granted already expired). */
-export function deadOnArrival(history: History, section: SectionRecord): boolean {
-  if (section.toldSeq === undefined) return false;
-  const used = firstUses(history).get(section.id);
-  return used === undefined || used > section.toldSeq;
-}
-
-const cache = new WeakMap<History, { size: number; firstUse: Map<number, number> }>();
-
-/** Each section's first write or read, by sequence (cached while the history does not grow). */
-function firstUses(history: History): Map<number, number> {
-  const size = history.writes.length + history.reads.length;
-  const cached = cache.get(history);
-  if (cached && cached.size === size) return cached.firstUse;
-  const firstUse = new Map<number, number>();
-  for (const use of [...history.writes, ...history.reads]) {
-    const seen = firstUse.get(use.section);
-    if (seen === undefined || use.seq < seen) firstUse.set(use.section, use.seq);
-  }
-  cache.set(history, { size, firstUse });
-  return firstUse;
+/**
+ * The hold came back already lost: its signal had aborted when acquire returned (the grant's
+ * lease ran out before its answer arrived), so the holder was told before it could do anything.
+ */
+export function deadOnArrival(section: SectionRecord): boolean {
+  return section.toldSeq === section.enterSeq + 1;
 }
 
 /**
@@ -45,8 +30,9 @@ export function staleExcuse(
 ): Excuse | undefined {
   const unleased = stale.primitive === "semaphore";
   const across = dataLossBetween(history, stale.enterSeq, laterEnterSeq);
-  // Semaphore permits are unowned: a release after a data loss can land in the new epoch.
-  if (unleased) return across && options.relaxAcrossDataLoss ? "data-loss" : undefined;
+  // Semaphore permits are unowned and unleased: nothing (no quarantine either) can bound a permit
+  // taken before a data loss, and its release can land in the new epoch.
+  if (unleased) return across ? "data-loss" : undefined;
   if (stale.end === "released" && !stale.frozen) return undefined;
   if (stale.toldSeq === undefined) return undefined;
   if (stale.frozen) return "frozen";

@@ -13,7 +13,7 @@ import { violation, type Violation } from "./violation.ts";
 export function checkFenceOrder(history: History): Violation[] {
   const violations: Violation[] = [];
   for (const [resource, sections] of sectionsByResource(history)) {
-    const fenced = sections.filter((s) => s.fences[resource] !== undefined && !deadOnArrival(history, s));
+    const fenced = sections.filter((s) => s.fences[resource] !== undefined && !deadOnArrival(s));
     const byExit = [...fenced].sort((a, b) => (a.exitSeq ?? Infinity) - (b.exitSeq ?? Infinity));
     const byStart = [...fenced].sort((a, b) => grantedAfter(a) - grantedAfter(b));
     // Sweep: the highest fence among holds exited so far, of any mode and of non-shared ones.
@@ -21,14 +21,27 @@ export function checkFenceOrder(history: History): Violation[] {
     let top: SectionRecord | undefined;
     let topExclusive: SectionRecord | undefined;
     for (const b of byStart) {
-      for (; exited < byExit.length && (byExit[exited]!.exitSeq ?? Infinity) < grantedAfter(b); exited++) {
+      for (
+        ;
+        exited < byExit.length && (byExit[exited]!.exitSeq ?? Infinity) < grantedAfter(b);
+        exited++
+      ) {
         const a = byExit[exited]!;
         if (!top || fenceOf(a, resource) > fenceOf(top, resource)) top = a;
-        if (a.mode !== "shared" && (!topExclusive || fenceOf(a, resource) > fenceOf(topExclusive, resource))) topExclusive = a;
+        if (
+          a.mode !== "shared" &&
+          (!topExclusive || fenceOf(a, resource) > fenceOf(topExclusive, resource))
+        )
+          topExclusive = a;
       }
       const a = b.mode === "shared" ? topExclusive : top;
       if (a && fenceOf(a, resource) >= fenceOf(b, resource)) {
-        violations.push(violation("fence-order", `${resource}: ${describe(b)} got fence ${fenceOf(b, resource)}, not above ${fenceOf(a, resource)} of earlier ${describe(a)}`));
+        violations.push(
+          violation(
+            "fence-order",
+            `${resource}: ${describe(b)} got fence ${fenceOf(b, resource)}, not above ${fenceOf(a, resource)} of earlier ${describe(a)}`,
+          ),
+        );
       }
     }
   }
@@ -36,6 +49,7 @@ export function checkFenceOrder(history: History): Violation[] {
 }
 
 /** The point after which the hold was surely granted (for side-by-side permits: its acquire's start). */
-const grantedAfter = (s: SectionRecord): number => (s.mode === "counted" ? (s.acquireSeq ?? -Infinity) : s.enterSeq);
+const grantedAfter = (s: SectionRecord): number =>
+  s.mode === "counted" ? (s.acquireSeq ?? -Infinity) : s.enterSeq;
 
 const fenceOf = (s: SectionRecord, resource: string): number => s.fences[resource]!;

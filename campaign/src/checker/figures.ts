@@ -17,6 +17,7 @@ export interface Figures {
   readonly countDowns: number;
   readonly holdCountChecks: number;
   readonly excused: Record<Excuse, number>;
+  readonly events: Record<string, number>;
 }
 
 const tally = (keys: readonly string[]): Record<string, number> => {
@@ -47,5 +48,6 @@ export function figuresOf(history: History, excused: Record<Excuse, number>): Fi
     countDowns: history.latchRounds.reduce((n, r) => n + r.calls.length, 0),
     holdCountChecks: history.holdCounts.length,
     excused,
+    events: { ...history.events },
   };
 }

@@ -19,7 +19,12 @@ export function checkLatches(history: History): Violation[] {
     if (!round || !wait.opened || dataLossBetween(history, round.setSeq, wait.endSeq)) continue;
     const started = round.calls.filter((c) => c.startSeq < wait.endSeq).length;
     if (started < round.count) {
-      violations.push(violation("latch-early-open", `${round.latch} round ${round.id}: await() saw it open after ${started} of ${round.count} countDown calls`));
+      violations.push(
+        violation(
+          "latch-early-open",
+          `${round.latch} round ${round.id}: await() saw it open after ${started} of ${round.count} countDown calls`,
+        ),
+      );
     }
   }
   return violations;
@@ -32,16 +37,38 @@ function checkRound(round: LatchRoundRecord): Violation[] {
   const positive = answers.filter((r) => r > 0);
   const distinct = new Set(positive);
   if (distinct.size !== positive.length) {
-    out.push(violation("latch-double-count", `${where}: the same remaining count was answered twice (${positive.join(",")})`));
+    out.push(
+      violation(
+        "latch-double-count",
+        `${where}: the same remaining count was answered twice (${positive.join(",")})`,
+      ),
+    );
   }
-  if (positive.some((r) => r >= round.count)) out.push(violation("latch-double-count", `${where}: an answer at or above the count (${positive.join(",")})`));
+  if (positive.some((r) => r >= round.count))
+    out.push(
+      violation(
+        "latch-double-count",
+        `${where}: an answer at or above the count (${positive.join(",")})`,
+      ),
+    );
   if (round.finalCount === undefined) return out;
   const unsure = round.calls.filter((c) => c.outcome !== "counted").length;
   const zero = round.finalCount === 0 && answers.includes(0) ? 1 : 0;
   const unaccounted = round.count - round.finalCount - distinct.size - zero;
   if (unaccounted > unsure) {
-    out.push(violation("latch-double-count", `${where}: ${round.count - round.finalCount} applied, answers account for ${distinct.size + zero}, only ${unsure} call(s) had an unknown outcome`));
+    out.push(
+      violation(
+        "latch-double-count",
+        `${where}: ${round.count - round.finalCount} applied, answers account for ${distinct.size + zero}, only ${unsure} call(s) had an unknown outcome`,
+      ),
+    );
   }
-  if (positive.some((r) => r < round.finalCount!)) out.push(violation("latch-double-count", `${where}: an answer below the final count ${round.finalCount}`));
+  if (positive.some((r) => r < round.finalCount!))
+    out.push(
+      violation(
+        "latch-double-count",
+        `${where}: an answer below the final count ${round.finalCount}`,
+      ),
+    );
   return out;
 }

@@ -1,9 +1,11 @@
 /** What the checker tolerates. Defaults state today's guarantees. */
 export interface CheckOptions {
   /**
-   * Overlapping holds are allowed across a detected data loss (a restart without persistence), as
-   * long as the stale holder is told and its later writes are rejected by the fence. Set to false
-   * once the restart quarantine makes grants wait out one lease after a data loss.
+   * Overlapping leased holds are allowed across a detected data loss (a restart without
+   * persistence), as long as the stale holder is told and its later writes are rejected by the
+   * fence. False when the clients run the restart quarantine (`quarantineMs`), which makes grants
+   * wait out every lease from before the loss. Unleased semaphore permits are always excused
+   * across a data loss: nothing bounds them.
    * @default true
    */
   readonly relaxAcrossDataLoss?: boolean;
@@ -16,7 +18,10 @@ export interface CheckOptions {
   readonly excuseLateSignal?: boolean;
 }
 
-export const DEFAULT_CHECK_OPTIONS = Object.freeze({ relaxAcrossDataLoss: true, excuseLateSignal: false });
+export const DEFAULT_CHECK_OPTIONS = Object.freeze({
+  relaxAcrossDataLoss: true,
+  excuseLateSignal: false,
+});
 
 export type ResolvedCheckOptions = Required<CheckOptions>;
 

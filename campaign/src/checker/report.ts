@@ -11,7 +11,10 @@ export function formatReport(result: CheckResult, seed: number, limit = 20): str
   const f = result.figures;
   const faults = Object.entries(f.faults)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([kind, { episodes, injected }]) => `${kind} ${episodes}${injected > 0 ? ` (${injected} requests hit)` : ""}`)
+    .map(
+      ([kind, { episodes, injected }]) =>
+        `${kind} ${episodes}${injected > 0 ? ` (${injected} requests hit)` : ""}`,
+    )
     .join(", ");
   const lines = [
     `seed ${seed} (replay the choices with EDGELOCK_CAMPAIGN_SEED=${seed})`,
@@ -25,9 +28,11 @@ export function formatReport(result: CheckResult, seed: number, limit = 20): str
     `  on: ${line(f.hitCommands)}`,
     `  surfaced by: ${line(f.surfacedBy)}`,
     `  overlaps excused: ${line(f.excused)}`,
+    `  client events: ${line(f.events)}`,
     `violations: ${result.violations.length}`,
     ...result.violations.slice(0, limit).map((v) => `  [${v.rule}] ${v.message}`),
   ];
-  if (result.violations.length > limit) lines.push(`  … and ${result.violations.length - limit} more`);
+  if (result.violations.length > limit)
+    lines.push(`  … and ${result.violations.length - limit} more`);
   return lines.join("\n");
 }

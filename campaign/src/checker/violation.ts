@@ -14,6 +14,7 @@ export type Rule =
   | "latch-early-open"
   | "final-state"
   | "fault-unsurfaced"
+  | "fault-unobserved"
   | "untyped-error";
 
 export interface Violation {

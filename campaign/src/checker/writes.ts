@@ -12,7 +12,11 @@ import { violation, type Violation } from "./violation.ts";
  * a rejection means a newer fence wrote while it held. (3) A frozen holder writing after its
  * lease had run out had already been told (its signal aborted at its local deadline).
  */
-export function checkWrites(history: History, options: ResolvedCheckOptions, excused: Record<Excuse, number>): Violation[] {
+export function checkWrites(
+  history: History,
+  options: ResolvedCheckOptions,
+  excused: Record<Excuse, number>,
+): Violation[] {
   const violations: Violation[] = [];
   const sections = new Map(history.sections.map((s) => [s.id, s]));
   const byResource = groupBy(history.writes, (w) => w.resource);
@@ -24,12 +28,23 @@ export function checkWrites(history: History, options: ResolvedCheckOptions, exc
     const section = sections.get(write.section);
     if (!section) continue;
     if (section.thawSeq !== undefined && write.seq > section.thawSeq && !write.afterTold) {
-      violations.push(violation("frozen-not-told", `${describe(section)} wrote after freezing past its lease but its signal had not aborted`));
+      violations.push(
+        violation(
+          "frozen-not-told",
+          `${describe(section)} wrote after freezing past its lease but its signal had not aborted`,
+        ),
+      );
     }
     if (write.accepted || write.afterTold) continue;
     const excuse = staleExcuse(history, section, write.seq, options);
     if (excuse) excused[excuse]++;
-    else violations.push(violation("stale-write", `${write.resource}: write with fence ${write.fence} of ${describe(section)} was rejected although it was never told of a loss`));
+    else
+      violations.push(
+        violation(
+          "stale-write",
+          `${write.resource}: write with fence ${write.fence} of ${describe(section)} was rejected although it was never told of a loss`,
+        ),
+      );
   }
   return violations;
 }
@@ -45,14 +60,23 @@ function replay(resource: string, writes: readonly WriteRecord[], capacity: numb
       if (kept.length > capacity) kept.shift();
     }
     if (accept !== w.accepted) {
-      out.push(violation("resource", `${resource}: write #${w.order} with fence ${w.fence} was ${w.accepted ? "accepted" : "rejected"}; the fence rule says ${accept ? "accept" : "reject"}`));
+      out.push(
+        violation(
+          "resource",
+          `${resource}: write #${w.order} with fence ${w.fence} was ${w.accepted ? "accepted" : "rejected"}; the fence rule says ${accept ? "accept" : "reject"}`,
+        ),
+      );
     }
   }
   return out;
 }
 
 /** Readers of a read-write lock see no write while they hold it, unless they were cut off. */
-export function checkReads(history: History, options: ResolvedCheckOptions, excused: Record<Excuse, number>): Violation[] {
+export function checkReads(
+  history: History,
+  options: ResolvedCheckOptions,
+  excused: Record<Excuse, number>,
+): Violation[] {
   const violations: Violation[] = [];
   const sections = new Map(history.sections.map((s) => [s.id, s]));
   const byReader = groupBy(history.reads, (r) => `${r.section}|${r.resource}`);
@@ -63,7 +87,13 @@ export function checkReads(history: History, options: ResolvedCheckOptions, excu
     if (!changed || !section) continue;
     const excuse = staleExcuse(history, section, changed.seq, options);
     if (excuse) excused[excuse]++;
-    else violations.push(violation("read-changed", `${first.resource}: a write landed while reader ${describe(section)} held it (version ${first.version} → ${changed.version})`));
+    else
+      violations.push(
+        violation(
+          "read-changed",
+          `${first.resource}: a write landed while reader ${describe(section)} held it (version ${first.version} → ${changed.version})`,
+        ),
+      );
   }
   return violations;
 }

@@ -3,14 +3,19 @@ import type { Fault, FaultContext } from "./fault.ts";
 
 /**
  * Injects one fault episode after another, with a quiet gap between them, until `stop` aborts;
- * then clears every rule. Each kind is injected at least once when the run is long enough:
- * the first episodes walk the list in a shuffled order, later ones are drawn by weight.
+ * then clears every rule. The first episodes walk the whole list in a shuffled order, and that
+ * first round is always completed, so every kind is injected at least once however short the
+ * run or slow the machine; later episodes are drawn by weight.
  */
-export async function runDriver(ctx: FaultContext, faults: readonly Fault[], stop: AbortSignal): Promise<void> {
+export async function runDriver(
+  ctx: FaultContext,
+  faults: readonly Fault[],
+  stop: AbortSignal,
+): Promise<void> {
   const firstRound = ctx.rng.shuffle(faults);
-  while (!stop.aborted) {
-    await pause(ctx.rng.int(150, 600), stop);
-    if (stop.aborted) break;
+  while (!stop.aborted || firstRound.length > 0) {
+    await pause(ctx.rng.int(150, 600), firstRound.length > 0 ? undefined : stop);
+    if (stop.aborted && firstRound.length === 0) break;
     const fault = firstRound.shift() ?? ctx.rng.weighted(faults);
     await fault.inject(ctx);
   }

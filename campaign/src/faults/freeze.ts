@@ -20,16 +20,39 @@ export const frozenHolderFault: Fault = {
     const wc = makeWorkerClient(id, world.settings, recorder);
     const name = rng.pick(world.names.locks);
     const resource = `lock:${name}`;
-    const record = recorder.fault("frozen-holder", `${id} on ${resource}, lease ${FROZEN_LEASE_MS} ms, frozen ${3 * FROZEN_LEASE_MS} ms`);
-    const got = await wc.track("lock acquire", () => wc.client.lock(name).acquire({ waitMs: 5_000, leaseMs: FROZEN_LEASE_MS }));
+    const record = recorder.fault(
+      "frozen-holder",
+      `${id} on ${resource}, lease ${FROZEN_LEASE_MS} ms, frozen ${3 * FROZEN_LEASE_MS} ms`,
+    );
+    const got = await wc.track("lock acquire", () =>
+      wc.client.lock(name).acquire({ waitMs: 5_000, leaseMs: FROZEN_LEASE_MS }),
+    );
     if (got.ok) {
       const held = got.value;
-      const section = recorder.enter({ worker: id, primitive: "lock", mode: "exclusive", resources: [resource], capacity: 1, fences: { [resource]: held.fence }, frozen: true });
+      const section = recorder.enter({
+        worker: id,
+        primitive: "lock",
+        mode: "exclusive",
+        resources: [resource],
+        capacity: 1,
+        fences: { [resource]: held.fence },
+        frozen: true,
+      });
       watchSignal(recorder, section, held.signal);
-      recorder.write(section, resource, held.fence, await world.resources.write(resource, held.fence));
+      recorder.write(
+        section,
+        resource,
+        held.fence,
+        await world.resources.write(resource, held.fence),
+      );
       await pause(3 * FROZEN_LEASE_MS); // frozen: ignores its signal
       recorder.thaw(section);
-      recorder.write(section, resource, held.fence, await world.resources.write(resource, held.fence));
+      recorder.write(
+        section,
+        resource,
+        held.fence,
+        await world.resources.write(resource, held.fence),
+      );
       recorder.exit(section);
       const released = await wc.track("lock release", () => held.release());
       if (released.ok) recorder.end(section, "released");

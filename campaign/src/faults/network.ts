@@ -16,7 +16,12 @@ function aim(rng: Random): { match?: string; target: string } {
   return { match: sha, target: name };
 }
 
-function actionRule(kind: ActionKind, times: number, match: string | undefined, rng: Random): FaultRule {
+function actionRule(
+  kind: ActionKind,
+  times: number,
+  match: string | undefined,
+  rng: Random,
+): FaultRule {
   const m = match === undefined ? {} : { match };
   switch (kind) {
     case "fail-before":
@@ -43,9 +48,13 @@ export function actionFault(kind: ActionKind, weight: number): Fault {
       const times = rng.int(1, 8);
       const { match, target } = aim(rng);
       const withLatency = rng.chance(0.25);
-      const record = recorder.fault(kind, `${times}× on ${target}${withLatency ? " + latency" : ""}`);
+      const record = recorder.fault(
+        kind,
+        `${times}× on ${target}${withLatency ? " + latency" : ""}`,
+      );
       const rules: FaultRule[] = [actionRule(kind, times, match, rng)];
-      if (withLatency) rules.push({ kind: "latency", ms: rng.int(20, 80), jitterMs: rng.int(0, 80) });
+      if (withLatency)
+        rules.push({ kind: "latency", ms: rng.int(20, 80), jitterMs: rng.int(0, 80) });
       await stack.faults.add(rules);
       const left = await armedUses(ctx, kind);
       await stack.faults.clear();

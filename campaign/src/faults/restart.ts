@@ -6,11 +6,17 @@ type RestartKind = "restart" | "crash" | "restart-flush";
 
 const HOW: Record<RestartKind, { detail: string; run: (redis: RedisProcess) => Promise<void> }> = {
   restart: { detail: "SIGTERM + start, append-only file kept", run: (redis) => redis.restart() },
-  crash: { detail: "SIGKILL + start, append-only file kept", run: async (redis) => {
-    await redis.kill();
-    await redis.restart();
-  } },
-  "restart-flush": { detail: "restart without its data (as without persistence)", run: (redis) => redis.restart({ flush: true }) },
+  crash: {
+    detail: "SIGKILL + start, append-only file kept",
+    run: async (redis) => {
+      await redis.kill();
+      await redis.restart();
+    },
+  },
+  "restart-flush": {
+    detail: "restart without its data (as without persistence)",
+    run: (redis) => redis.restart({ flush: true }),
+  },
 };
 
 /**

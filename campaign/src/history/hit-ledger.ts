@@ -23,7 +23,11 @@ export class HitLedger {
   /** Marks every recorded failure found in `error` or its `cause` chain as surfaced by `how`. */
   surface(error: unknown, how: string): void {
     const seen = new Set<unknown>();
-    for (let e = error; typeof e === "object" && e !== null && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    for (
+      let e = error;
+      typeof e === "object" && e !== null && !seen.has(e);
+      e = (e as { cause?: unknown }).cause
+    ) {
       seen.add(e);
       const hit = this.#byError.get(e);
       if (hit) hit.surfacedBy ??= how;

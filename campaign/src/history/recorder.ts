@@ -9,7 +9,9 @@ import type {
 import { emptyHistory } from "./types.ts";
 import { HitLedger } from "./hit-ledger.ts";
 
-export type SectionInit = Omit<SectionRecord, "id" | "enterSeq" | "frozen"> & { readonly frozen?: boolean };
+export type SectionInit = Omit<SectionRecord, "id" | "enterSeq" | "frozen"> & {
+  readonly frozen?: boolean;
+};
 
 /**
  * Records a campaign's history in one process: every observation takes the next number of one
@@ -30,7 +32,12 @@ export class Recorder {
   }
 
   enter(init: SectionInit): SectionRecord {
-    const section: SectionRecord = { ...init, frozen: init.frozen ?? false, id: this.history.sections.length, enterSeq: this.next() };
+    const section: SectionRecord = {
+      ...init,
+      frozen: init.frozen ?? false,
+      id: this.history.sections.length,
+      enterSeq: this.next(),
+    };
     this.history.sections.push(section);
     return section;
   }
@@ -40,7 +47,10 @@ export class Recorder {
     section.exitSeq ??= this.next();
   }
 
-  /** The library told the holder it lost the hold (first call wins); a non-frozen holder stops at once. */
+  /**
+   * The library told the holder it lost the hold (first call wins); a non-frozen holder stops at
+   * once. Told right after `enter` (nothing recorded in between) means the hold came back lost.
+   */
   tell(section: SectionRecord, how: string): void {
     if (section.toldSeq !== undefined) return;
     section.toldSeq = this.next();
@@ -58,9 +68,21 @@ export class Recorder {
     section.end ??= end;
   }
 
-  write(section: SectionRecord, resource: string, fence: number, answer: { accepted: boolean; order: number }): void {
+  write(
+    section: SectionRecord,
+    resource: string,
+    fence: number,
+    answer: { accepted: boolean; order: number },
+  ): void {
     const afterTold = section.toldSeq !== undefined;
-    this.history.writes.push({ section: section.id, resource, fence, seq: this.next(), ...answer, afterTold });
+    this.history.writes.push({
+      section: section.id,
+      resource,
+      fence,
+      seq: this.next(),
+      ...answer,
+      afterTold,
+    });
   }
 
   read(section: SectionRecord, resource: string, version: number): void {
@@ -86,7 +108,13 @@ export class Recorder {
   }
 
   latchRound(latch: string, count: number): LatchRoundRecord {
-    const round: LatchRoundRecord = { id: this.history.latchRounds.length, latch, count, setSeq: this.next(), calls: [] };
+    const round: LatchRoundRecord = {
+      id: this.history.latchRounds.length,
+      latch,
+      count,
+      setSeq: this.next(),
+      calls: [],
+    };
     this.history.latchRounds.push(round);
     return round;
   }

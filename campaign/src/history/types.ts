@@ -82,7 +82,8 @@ export interface ReadRecord {
  * the status the driver asks for), 503 while Redis is down, a dropped connection, a request that
  * hit `requestTimeoutMs`, or one the caller itself cancelled.
  */
-export type HitKind = "5xx-before" | "5xx-after" | "5xx" | "unavailable" | "dropped" | "timeout" | "cancelled";
+export type HitKind =
+  "5xx-before" | "5xx-after" | "5xx" | "unavailable" | "dropped" | "timeout" | "cancelled";
 
 /** A request that failed at the transport level in one worker's client. */
 export interface HitRecord {
@@ -187,6 +188,8 @@ export interface History {
   readonly refusals: RefusalRecord[];
   readonly finals: FinalRecord[];
   readonly untyped: UntypedErrorRecord[];
+  /** Events counted by type (e.g. `quarantined`: a grant refused by the restart quarantine). */
+  readonly events: Record<string, number>;
 }
 
 export function emptyHistory(seed: number): History {
@@ -204,5 +207,6 @@ export function emptyHistory(seed: number): History {
     refusals: [],
     finals: [],
     untyped: [],
+    events: {},
   };
 }

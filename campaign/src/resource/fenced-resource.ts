@@ -20,13 +20,20 @@ export class FencedResources {
   ) {}
 
   async write(resource: string, fence: number): Promise<WriteAnswer> {
-    const reply = (await this.redis.sendCommand(["EVAL", SCRIPT, "1", this.#key(resource), String(fence)])) as number[];
+    const reply = (await this.redis.sendCommand([
+      "EVAL",
+      SCRIPT,
+      "1",
+      this.#key(resource),
+      String(fence),
+    ])) as number[];
     return { accepted: reply[0] === 1, order: Number(reply[1]) };
   }
 
   /** The number of writes the register has accepted. */
   async version(resource: string): Promise<number> {
-    const reply = (await this.redis.sendCommand(["HGET", this.#key(resource), "v"])) as string | null;
+    const reply = (await this.redis.sendCommand(["HGET", this.#key(resource), "v"])) as
+      string | null;
     return Number(reply ?? "0");
   }
 

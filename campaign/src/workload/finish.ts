@@ -9,7 +9,12 @@ const UNKNOWN_RELEASE_RETRIES = 20;
  * Releases a section's hold and records how it ended: released (the server confirmed the hold),
  * lost (not held any more), unknown, or refused (a semaphore's over-release).
  */
-export async function finishSection(worker: Worker, section: SectionRecord, spec: SectionSpec, held: Held): Promise<void> {
+export async function finishSection(
+  worker: Worker,
+  section: SectionRecord,
+  spec: SectionSpec,
+  held: Held,
+): Promise<void> {
   const { wc, world } = worker;
   const { recorder } = world;
   for (let attempt = 0; ; attempt++) {

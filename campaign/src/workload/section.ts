@@ -55,28 +55,42 @@ export async function runSection(worker: Worker, spec: SectionSpec): Promise<voi
     if (step === 0 && spec.inner && section.toldSeq === undefined) await spec.inner(section, held);
     await pause(long ? rng.int(200, 1_000) : rng.int(1, 20), held.signal);
   }
-  if (spec.mode === "shared" && section.toldSeq === undefined) await useResources(worker, section, spec, held);
+  if (spec.mode === "shared" && section.toldSeq === undefined)
+    await useResources(worker, section, spec, held);
   recorder.exit(section);
   await finishSection(worker, section, spec, held);
 }
 
-async function useResources(worker: Worker, section: SectionRecord, spec: SectionSpec, held: Held): Promise<void> {
+async function useResources(
+  worker: Worker,
+  section: SectionRecord,
+  spec: SectionSpec,
+  held: Held,
+): Promise<void> {
   const { recorder, resources } = worker.world;
   for (const resource of spec.resources) {
     if (section.toldSeq !== undefined) return;
     if (spec.mode === "shared") recorder.read(section, resource, await resources.version(resource));
     const fence = held.fences[resource];
-    if (spec.mode === "exclusive" && fence !== undefined) recorder.write(section, resource, fence, await resources.write(resource, fence));
+    if (spec.mode === "exclusive" && fence !== undefined)
+      recorder.write(section, resource, fence, await resources.write(resource, fence));
   }
 }
 
 /** The holder learns of a loss the moment its signal aborts. */
-export function watchSignal(recorder: Recorder, section: SectionRecord, signal: AbortSignal | undefined): void {
+export function watchSignal(
+  recorder: Recorder,
+  section: SectionRecord,
+  signal: AbortSignal | undefined,
+): void {
   if (!signal) return;
   const tell = () => {
     const reason: unknown = signal.reason;
     recorder.hits.surface(reason, "signal");
-    recorder.tell(section, `signal:${reason instanceof LeaseLostError ? reason.reason : String(reason)}`);
+    recorder.tell(
+      section,
+      `signal:${reason instanceof LeaseLostError ? reason.reason : String(reason)}`,
+    );
   };
   if (signal.aborted) tell();
   else signal.addEventListener("abort", tell, { once: true });

@@ -3,7 +3,11 @@ import type { Activity } from "./primitives/index.ts";
 import type { Worker } from "./world.ts";
 
 /** A worker's life: pick an activity by weight, run it, breathe, until the campaign stops. */
-export async function workerLoop(worker: Worker, activities: readonly Activity[], stop: AbortSignal): Promise<void> {
+export async function workerLoop(
+  worker: Worker,
+  activities: readonly Activity[],
+  stop: AbortSignal,
+): Promise<void> {
   while (!stop.aborted) {
     const activity = worker.rng.weighted(activities);
     try {

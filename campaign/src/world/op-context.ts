@@ -11,7 +11,10 @@ const current = new AsyncLocalStorage<OpContext>();
 
 export const currentOp = (): OpContext | undefined => current.getStore();
 
-export function runOp<T>(operation: string, fn: () => Promise<T>): { context: OpContext; result: Promise<T> } {
+export function runOp<T>(
+  operation: string,
+  fn: () => Promise<T>,
+): { context: OpContext; result: Promise<T> } {
   const context: OpContext = { operation, hits: [] };
   return { context, result: current.run(context, fn) };
 }

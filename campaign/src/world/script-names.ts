@@ -15,12 +15,22 @@ interface ScriptLike {
   readonly sha: string;
 }
 
-const families = { lock, "fair-lock": fairLock, "read-write-lock": readWriteLock, "multi-lock": multiLock, semaphore, "permit-semaphore": permitSemaphore, latch };
+const families = {
+  lock,
+  "fair-lock": fairLock,
+  "read-write-lock": readWriteLock,
+  "multi-lock": multiLock,
+  semaphore,
+  "permit-semaphore": permitSemaphore,
+  latch,
+};
 
 /** `family/script` → SHA, for every script of the primitives the campaign drives. */
 export const SCRIPT_SHAS: ReadonlyMap<string, string> = new Map(
   Object.entries(families).flatMap(([family, module]) =>
-    Object.values(module as Record<string, ScriptLike>).map((s) => [`${family}/${s.name}`, s.sha] as const),
+    Object.values(module as Record<string, ScriptLike>).map(
+      (s) => [`${family}/${s.name}`, s.sha] as const,
+    ),
   ),
 );
 

@@ -1,4 +1,10 @@
-import { createClient, LockError, resolveBackend, type EdgelockClient, type LockEvent } from "@edgelock/core";
+import {
+  createClient,
+  LockError,
+  resolveBackend,
+  type EdgelockClient,
+  type LockEvent,
+} from "@edgelock/core";
 import { Redis } from "@upstash/redis";
 import type { Recorder } from "../history/recorder.ts";
 import { runOp } from "./op-context.ts";
@@ -12,9 +18,13 @@ export interface ClientSettings {
   readonly leaseMs: number;
   readonly requestTimeoutMs: number;
   readonly retryWindowMs: number;
+  /** The restart quarantine (client option `quarantineMs`); absent: off. */
+  readonly quarantineMs?: number;
 }
 
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown; readonly code: string };
+export type Outcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: unknown; readonly code: string };
 
 /** One worker's own client (its own `@upstash/redis` instance), whose calls and events are recorded. */
 export interface WorkerClient {
@@ -24,11 +34,22 @@ export interface WorkerClient {
   track<T>(operation: string, fn: () => Promise<T>): Promise<Outcome<T>>;
 }
 
-export function makeWorkerClient(id: string, settings: ClientSettings, recorder: Recorder): WorkerClient {
+export function makeWorkerClient(
+  id: string,
+  settings: ClientSettings,
+  recorder: Recorder,
+): WorkerClient {
   const { hits } = recorder;
   const upstash = new Redis({ url: settings.url, token: settings.token, retry: false });
+  const { events } = recorder.history;
   const onEvent = (event: LockEvent) => {
-    if (event.type === "retried" || event.type === "outcome-unknown" || event.type === "release-failed" || event.type === "lost") {
+    events[event.type] = (events[event.type] ?? 0) + 1;
+    if (
+      event.type === "retried" ||
+      event.type === "outcome-unknown" ||
+      event.type === "release-failed" ||
+      event.type === "lost"
+    ) {
       hits.surface(event.error, event.type);
     }
   };
@@ -38,6 +59,7 @@ export function makeWorkerClient(id: string, settings: ClientSettings, recorder:
     leaseMs: settings.leaseMs,
     requestTimeoutMs: settings.requestTimeoutMs,
     retryWindowMs: settings.retryWindowMs,
+    ...(settings.quarantineMs === undefined ? {} : { quarantineMs: settings.quarantineMs }),
     onEvent,
   });
   return {

@@ -28,6 +28,8 @@ export interface ClientOptions {
   readonly operationRecordTtlMs?: number;
   /** How long the fence counter outlives the last grant. @default 604_800_000 (7 days) */
   readonly fenceTtlMs?: number;
+  /** How long a name's hold statistics (which pace waiters) outlive its last release. @default 3_600_000 (1 h) */
+  readonly statsTtlMs?: number;
   /**
    * Restart quarantine: when a grant finds the data set's sentinel missing (Redis lost its data,
    * or this is its first use), no new grant for this long, so a holder from before the loss

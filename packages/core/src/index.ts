@@ -27,6 +27,7 @@ export { justInTimeStrategy, DEFAULT_JUST_IN_TIME, type JustInTimeOptions } from
 export { type Backend, TransportError, ReplyError } from "./backend/backend.ts";
 export { upstashRestBackend, type UpstashRestOptions } from "./backend/upstash-rest.ts";
 export { nodeRedisBackend, type NodeRedisLike } from "./backend/node-redis.ts";
+export { nodeRedisClusterBackend, type NodeRedisClusterLike } from "./backend/node-redis-cluster.ts";
 export { resolveBackend } from "./backend/resolve.ts";
 export { KEY_SCHEMA_VERSION, DEFAULT_PREFIX } from "./keys.ts";
 export { maskId } from "./ids.ts";

@@ -1,4 +1,4 @@
-import { closeAll, keyPrefix, makeNodeRedis, startRedis, startStack, type RedisProcess, type Stack } from "@edgelock/testkit";
+import { closeAll, keyPrefix, makeNodeRedis, startRedis, startStack, type NodeRedisClient, type RedisProcess, type Stack } from "@edgelock/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quorumLock, type EdgelockClient } from "../src/index.ts";
 import { LEASE_MS, QUARANTINED } from "./quarantine-support.ts";
@@ -19,8 +19,9 @@ afterAll(async () => {
   await stack.close();
 });
 
-async function client(url: string, options: object = {}): Promise<TestClient> {
-  return makeTestClient(await makeNodeRedis(url), { ...QUARANTINED, prefix: keyPrefix(), ...options });
+async function client(url: string, options: object = {}): Promise<TestClient & { redis: NodeRedisClient }> {
+  const redis = await makeNodeRedis(url);
+  return { ...makeTestClient(redis, { ...QUARANTINED, prefix: keyPrefix(), ...options }), redis };
 }
 
 /** One try and one waiting acquire of each primitive; returns fences (0 where there is none). */
@@ -81,6 +82,7 @@ describe.sequential("restart quarantine, every primitive", () => {
 
     // A majority restarted empty: without the quarantine they would grant a second holder at once.
     await Promise.all([dbs[0]!.restart({ flush: true }), dbs[1]!.restart({ flush: true })]);
+    await Promise.all(clients.map((t) => t.redis.ping())); // reconnected: answers now come from the empty databases
     expect(await lock.tryAcquire({ leaseMs: LEASE_MS })).toBeNull();
     expect(eventsOf(clients[0]!.events, "quarantined").length).toBeGreaterThan(0);
     const next = await lock.acquire({ waitMs: 10_000, leaseMs: LEASE_MS });

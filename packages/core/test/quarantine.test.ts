@@ -54,13 +54,13 @@ describe.sequential("restart quarantine", () => {
 
   it("with the quarantine off (the default), a new holder is granted at once and overlaps the stale one until its local deadline", async () => {
     const { client, events } = makeTestClient(await makeNodeRedis(stack.redis.url), { prefix: keyPrefix() });
-    const stale = await client.lock("orders:1").acquire({ leaseMs: 5_000 });
+    const stale = await client.lock("orders:1").acquire({ leaseMs: 8_000 });
     await stack.redis.restart({ flush: true });
-    const next = await client.lock("orders:1").tryAcquire({ leaseMs: 5_000 });
+    const next = await client.lock("orders:1").tryAcquire({ leaseMs: 8_000 });
     expect(next).not.toBeNull();
     expect(stale.signal.aborted).toBe(false); // the documented overlap: at most one lease
     expect(next!.fence).toBeGreaterThan(stale.fence); // a fenced resource rejects the stale holder
-    expect(((await aborted(stale.signal, 10_000)) as LeaseLostError).reason).toBe("deadline");
+    expect(((await aborted(stale.signal, 15_000)) as LeaseLostError).reason).toBe("deadline");
     expect(eventsOf(events, "quarantined")).toEqual([]);
     await next!.release();
   });

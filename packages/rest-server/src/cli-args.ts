@@ -6,6 +6,7 @@ An Upstash-REST-compatible HTTP server in front of a Redis.
 
 Options:
   --redis-url <url>   Redis to serve          (env REDIS_URL, default redis://127.0.0.1:6379)
+  --cluster           The Redis is a node of a Redis Cluster: route each command by its key
   --port <n>          TCP port, 0 = any free  (env PORT, default 8079)
   --host <host>       Interface to listen on  (env HOST, default 127.0.0.1)
   --token <token>     Bearer token clients must present
@@ -18,6 +19,7 @@ Options:
 
 export interface CliConfig {
   readonly redisUrl: string;
+  readonly cluster: boolean;
   readonly port: number;
   readonly host: string;
   readonly token: string;
@@ -41,6 +43,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
       allowPositionals: false,
       options: {
         "redis-url": { type: "string" },
+        cluster: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
         token: { type: "string" },
@@ -63,6 +66,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   const maxBody = values["max-body-bytes"];
   return {
     redisUrl: values["redis-url"] ?? env["REDIS_URL"] ?? "redis://127.0.0.1:6379",
+    cluster: values.cluster === true,
     port: integer("--port", values.port ?? env["PORT"] ?? "8079", 0, 65_535),
     host: values.host ?? env["HOST"] ?? "127.0.0.1",
     token,

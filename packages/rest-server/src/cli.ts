@@ -21,6 +21,7 @@ async function main(): Promise<number> {
   try {
     server = await startRestServer({
       redisUrl: config.redisUrl,
+      cluster: config.cluster,
       token: config.token,
       port: config.port,
       host: config.host,

@@ -1,5 +1,6 @@
 export { createApp, type RestApp } from "./app.ts";
 export type { RestServerOptions, RestRedisClient } from "./options.ts";
+export { clusterRedisClient, type RestRedisCluster } from "./cluster-client.ts";
 export { DEFAULT_REST_SERVER_OPTIONS } from "./options.ts";
 export type { ServerStats } from "./stats.ts";
 export type { FaultController } from "./faults.ts";

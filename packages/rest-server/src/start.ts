@@ -3,11 +3,18 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { createApp, type RestApp } from "./app.ts";
 import { connectRedis, type OwnedRedisClient } from "./connect.ts";
+import { connectRedisCluster } from "./connect-cluster.ts";
 
 /** Options of {@link startRestServer}. */
 export interface StartRestServerOptions {
-  /** Where Redis listens, e.g. `redis://127.0.0.1:6379`. */
+  /** Where Redis listens, e.g. `redis://127.0.0.1:6379`; with `cluster`, any node of the cluster. */
   readonly redisUrl: string;
+  /**
+   * `redisUrl` is a node of a Redis Cluster: discover the others and route each command by its
+   * key (see `clusterRedisClient`). `/multi-exec` is then refused.
+   * @default false
+   */
+  readonly cluster?: boolean;
   /** The bearer token clients must present. Non-empty. */
   readonly token: string;
   /**
@@ -49,7 +56,10 @@ export async function startRestServer(options: StartRestServerOptions): Promise<
   if (typeof options.token !== "string" || options.token.length === 0) {
     throw new TypeError("startRestServer: token must be a non-empty string");
   }
-  const redis = await connectRedis(options.redisUrl);
+  const redis =
+    options.cluster === true
+      ? await connectRedisCluster(options.redisUrl)
+      : await connectRedis(options.redisUrl);
   let rest: RestApp;
   let server: Server;
   try {

@@ -20,11 +20,23 @@ export {
 } from "./interval-recorder.ts";
 export { keyPrefix } from "./key-prefix.ts";
 export { makeUpstash, type MakeUpstashOptions } from "./make-upstash.ts";
-export { closeAll, makeNodeRedis, type NodeRedisClient } from "./node-redis-clients.ts";
+export {
+  closeAll,
+  makeNodeRedis,
+  makeNodeRedisCluster,
+  type NodeRedisClient,
+  type NodeRedisCluster,
+} from "./node-redis-clients.ts";
+export { startRestFront, type RestFront, type RestFrontOptions } from "./rest-front.ts";
 export {
   startRedis,
   type RedisProcess,
   type RestartOptions,
   type StartRedisOptions,
 } from "./redis/start-redis.ts";
+export {
+  startCluster,
+  type RedisClusterProcess,
+  type StartClusterOptions,
+} from "./redis/start-cluster.ts";
 export { startStack, type Stack, type StackOptions } from "./stack.ts";

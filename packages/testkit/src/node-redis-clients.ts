@@ -1,13 +1,17 @@
-import { createClient, type RedisClientType } from "redis";
+import { createClient, createCluster, type RedisClientType, type RedisClusterType } from "redis";
 
 /** The node-redis client type `makeNodeRedis` returns (RESP2, default modules). */
 export type NodeRedisClient = RedisClientType;
+
+/** The node-redis cluster client type `makeNodeRedisCluster` returns (RESP2, default modules). */
+export type NodeRedisCluster = RedisClusterType;
 
 function create(url: string): NodeRedisClient {
   return createClient({ url });
 }
 
 const clients = new Set<NodeRedisClient>();
+const clusters = new Set<NodeRedisCluster>();
 
 /**
  * A connected node-redis client, tracked for `closeAll()`. Connection errors (a test restarting
@@ -27,14 +31,36 @@ export async function makeNodeRedis(url: string): Promise<NodeRedisClient> {
   return client;
 }
 
-/** Closes every client `makeNodeRedis` made (already closed ones are skipped). */
+/**
+ * A connected node-redis cluster client (`createCluster`) over the nodes at `urls`, tracked for
+ * `closeAll()`. It follows MOVED and ASK redirections itself; errors are swallowed as above.
+ */
+export async function makeNodeRedisCluster(urls: readonly string[]): Promise<NodeRedisCluster> {
+  const cluster: NodeRedisCluster = createCluster({
+    rootNodes: urls.map((url) => ({ url })),
+    RESP: 2,
+  });
+  cluster.on("error", () => undefined);
+  clusters.add(cluster);
+  try {
+    await cluster.connect();
+  } catch (error) {
+    clusters.delete(cluster);
+    closeQuietly(cluster);
+    throw error;
+  }
+  return cluster;
+}
+
+/** Closes every client `makeNodeRedis` and `makeNodeRedisCluster` made (already closed ones are skipped). */
 export function closeAll(): Promise<void> {
-  for (const client of clients) closeQuietly(client);
+  for (const client of [...clients, ...clusters]) closeQuietly(client);
   clients.clear();
+  clusters.clear();
   return Promise.resolve();
 }
 
-function closeQuietly(client: NodeRedisClient): void {
+function closeQuietly(client: NodeRedisClient | NodeRedisCluster): void {
   try {
     if (client.isOpen) client.destroy();
   } catch {

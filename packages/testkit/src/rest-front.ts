@@ -9,8 +9,17 @@ export interface RestFront {
   close(): Promise<void>;
 }
 
-export async function startRestFront(redisUrl: string): Promise<RestFront> {
+export interface RestFrontOptions {
+  /** `redisUrl` is a node of a Redis Cluster (see `startCluster`). @default false */
+  readonly cluster?: boolean;
+}
+
+export async function startRestFront(
+  redisUrl: string,
+  options: RestFrontOptions = {},
+): Promise<RestFront> {
   const token = randomToken();
-  const server = await startRestServer({ redisUrl, token, enableFaults: true });
+  const cluster = options.cluster ?? false;
+  const server = await startRestServer({ redisUrl, token, enableFaults: true, cluster });
   return { url: server.url, token, close: () => server.close() };
 }

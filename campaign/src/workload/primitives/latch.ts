@@ -33,7 +33,9 @@ async function runRound(worker: Worker, name: string): Promise<void> {
   const { rng, world, wc } = worker;
   const { recorder } = world;
   const count = rng.int(2, 5);
-  const set = await wc.track("latch trySetCount", () => wc.client.countDownLatch(name).trySetCount(count));
+  const set = await wc.track("latch trySetCount", () =>
+    wc.client.countDownLatch(name).trySetCount(count),
+  );
   if (!set.ok || !set.value) return void (await drain(wc, name));
   const round = recorder.latchRound(`latch:${name}`, count);
   const clients = () => rng.pick(world.workers).wc;
@@ -52,10 +54,17 @@ async function runRound(worker: Worker, name: string): Promise<void> {
   round.endSeq = recorder.next();
 }
 
-async function countDown(wc: WorkerClient, recorder: Recorder, round: LatchRoundRecord, name: string): Promise<void> {
+async function countDown(
+  wc: WorkerClient,
+  recorder: Recorder,
+  round: LatchRoundRecord,
+  name: string,
+): Promise<void> {
   const call: LatchCall = { startSeq: recorder.next() };
   round.calls.push(call);
-  const result = await wc.track("latch countDown", () => wc.client.countDownLatch(name).countDown());
+  const result = await wc.track("latch countDown", () =>
+    wc.client.countDownLatch(name).countDown(),
+  );
   call.endSeq = recorder.next();
   if (result.ok) {
     call.outcome = "counted";
@@ -63,10 +72,23 @@ async function countDown(wc: WorkerClient, recorder: Recorder, round: LatchRound
   } else call.outcome = result.code === "OUTCOME_UNKNOWN" ? "unknown" : "failed";
 }
 
-async function awaitOpen(wc: WorkerClient, recorder: Recorder, round: LatchRoundRecord, name: string): Promise<void> {
+async function awaitOpen(
+  wc: WorkerClient,
+  recorder: Recorder,
+  round: LatchRoundRecord,
+  name: string,
+): Promise<void> {
   const startSeq = recorder.next();
-  const result = await wc.track("latch await", () => wc.client.countDownLatch(name).await({ waitMs: 3_000 }));
-  if (result.ok) recorder.history.latchAwaits.push({ round: round.id, startSeq, endSeq: recorder.next(), opened: result.value });
+  const result = await wc.track("latch await", () =>
+    wc.client.countDownLatch(name).await({ waitMs: 3_000 }),
+  );
+  if (result.ok)
+    recorder.history.latchAwaits.push({
+      round: round.id,
+      startSeq,
+      endSeq: recorder.next(),
+      opened: result.value,
+    });
 }
 
 /** The count, read until a read succeeds (reads are retried by the engine; faults may outlast that). */

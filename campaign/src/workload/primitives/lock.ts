@@ -22,7 +22,9 @@ export const lockActivity: Activity = {
       resources: [resource],
       capacity: 1,
       acquire: async () => asHeld(await lock.acquire(options), resource),
-      ...(reenter ? { inner: (section: SectionRecord) => reenterOnce(wc, world.recorder, lock, section) } : {}),
+      ...(reenter
+        ? { inner: (section: SectionRecord) => reenterOnce(wc, world.recorder, lock, section) }
+        : {}),
     });
   },
 };
@@ -34,7 +36,12 @@ export const asHeld = (held: HeldLock, resource: string) => ({
 });
 
 /** Re-enters the held lock, checks the count is 2, releases the inner hold, checks it is 1 again. */
-async function reenterOnce(wc: WorkerClient, recorder: Recorder, lock: Lock, section: SectionRecord): Promise<void> {
+async function reenterOnce(
+  wc: WorkerClient,
+  recorder: Recorder,
+  lock: Lock,
+  section: SectionRecord,
+): Promise<void> {
   const inner = await wc.track("lock reenter", () => lock.acquire({ waitMs: 0 }));
   if (!inner.ok) return;
   await countIs(wc, recorder, lock, section, 2);
@@ -42,7 +49,13 @@ async function reenterOnce(wc: WorkerClient, recorder: Recorder, lock: Lock, sec
   if (released.ok) await countIs(wc, recorder, lock, section, 1);
 }
 
-async function countIs(wc: WorkerClient, recorder: Recorder, lock: Lock, section: SectionRecord, expected: number): Promise<void> {
+async function countIs(
+  wc: WorkerClient,
+  recorder: Recorder,
+  lock: Lock,
+  section: SectionRecord,
+  expected: number,
+): Promise<void> {
   const count = await wc.track("lock holdCount", () => lock.holdCount());
   if (count.ok) recorder.holdCount(section, expected, count.value);
 }

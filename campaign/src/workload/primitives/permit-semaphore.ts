@@ -21,7 +21,11 @@ export const permitSemaphoreActivity: Activity = {
       capacity: permits,
       acquire: async () => {
         const permit = await semaphore.acquire(options);
-        return { fences: { [resource]: permit.fence }, signal: permit.signal, release: () => permit.release() };
+        return {
+          fences: { [resource]: permit.fence },
+          signal: permit.signal,
+          release: () => permit.release(),
+        };
       },
     });
   },

@@ -43,3 +43,11 @@ export class ReplyError extends Error {
 export function isNoScript(error: unknown): boolean {
   return error instanceof ReplyError && error.message.toUpperCase().includes("NOSCRIPT");
 }
+
+/**
+ * Redis Cluster refused the command before running it: TRYAGAIN (its slot is migrating and the
+ * keys are split between two nodes) or CLUSTERDOWN. Nothing ran, so it may be sent again.
+ */
+export function isClusterRefusal(error: unknown): boolean {
+  return error instanceof ReplyError && /\b(TRYAGAIN|CLUSTERDOWN)\b/.test(error.message);
+}

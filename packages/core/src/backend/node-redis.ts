@@ -19,12 +19,17 @@ export function nodeRedisBackend(client: NodeRedisLike): Backend {
       try {
         return normalise(await raceSignal(pending, signal));
       } catch (error) {
-        if (error instanceof TransportError) throw error;
-        if (isReplyError(error)) throw new ReplyError((error as Error).message);
-        throw new TransportError("connection error", { ambiguous: true, cause: error });
+        throw commandError(error);
       }
     },
   };
+}
+
+/** A failed command as the seam reports it: the server's error replies, else a broken connection. */
+export function commandError(error: unknown): Error {
+  if (error instanceof TransportError || error instanceof ReplyError) return error;
+  if (isReplyError(error)) return new ReplyError((error as Error).message);
+  return new TransportError("connection error", { ambiguous: true, cause: error });
 }
 
 function isReplyError(error: unknown): boolean {
@@ -34,14 +39,14 @@ function isReplyError(error: unknown): boolean {
 }
 
 /** RESP3/RESP2 replies to the REST shapes: bulk strings as strings, integers as numbers. */
-function normalise(reply: unknown): unknown {
+export function normalise(reply: unknown): unknown {
   if (Array.isArray(reply)) return reply.map(normalise);
   if (typeof reply === "bigint") return Number(reply);
   if (reply instanceof Uint8Array) return new TextDecoder().decode(reply);
   return reply;
 }
 
-function raceSignal<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceSignal<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     pending.catch(() => undefined);
     return Promise.reject(new TransportError("request aborted", { ambiguous: true, cause: signal.reason }));

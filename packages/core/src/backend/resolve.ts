@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../errors.ts";
 import type { Backend } from "./backend.ts";
 import { nodeRedisBackend, type NodeRedisLike } from "./node-redis.ts";
+import { isNodeRedisCluster, nodeRedisClusterBackend, type NodeRedisClusterLike } from "./node-redis-cluster.ts";
 import { upstashRestBackend } from "./upstash-rest.ts";
 import { upstashRequesterBackend, type RequesterLike } from "./upstash-requester.ts";
 
@@ -9,10 +10,10 @@ export type RedisInput = Backend | { readonly url: string; readonly token: strin
 
 /**
  * Picks the backend for what the caller passed: an `@upstash/redis` `Redis`, `{ url, token }`,
- * a node-redis client, or a ready `Backend`. We never run scripts through the caller's Upstash
- * client as configured (auto-pipelining, retries and deserialization are wrong for locks): we
- * take its credentials and speak REST ourselves, or call its raw requester when credentials are
- * not visible.
+ * a node-redis client or cluster client, or a ready `Backend`. We never run scripts through the
+ * caller's Upstash client as configured (auto-pipelining, retries and deserialization are wrong
+ * for locks): we take its credentials and speak REST ourselves, or call its raw requester when
+ * credentials are not visible.
  */
 export function resolveBackend(redis: unknown): Backend {
   if (typeof redis !== "object" || redis === null) {
@@ -34,6 +35,8 @@ export function resolveBackend(redis: unknown): Backend {
     }
     return upstashRequesterBackend(requester as unknown as RequesterLike);
   }
+  // Before the single-node test: a cluster client has a `sendCommand` too, with the key apart.
+  if (isNodeRedisCluster(candidate)) return nodeRedisClusterBackend(redis as NodeRedisClusterLike);
   if (typeof candidate["sendCommand"] === "function") return nodeRedisBackend(redis as NodeRedisLike);
   throw new InvalidArgumentError("redis", "must be an @upstash/redis client, a node-redis client or { url, token }");
 }

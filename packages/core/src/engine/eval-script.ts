@@ -1,4 +1,4 @@
-import { isNoScript, ReplyError, TransportError, type Backend } from "../backend/backend.ts";
+import { isClusterRefusal, isNoScript, ReplyError, TransportError, type Backend } from "../backend/backend.ts";
 import { AbortedError, BackendError, OutcomeUnknownError } from "../errors.ts";
 import type { EventSink } from "../events.ts";
 import { now } from "./clock.ts";
@@ -31,8 +31,9 @@ export interface EvalResult {
 /**
  * The one place that owns the wire rules: EVALSHA, then EVAL only when the error says NOSCRIPT
  * (never SCRIPT LOAD + retry: a replica may not have it yet); every request with a timeout;
- * ambiguous failures retried within one window only when the call is retry-safe; and the
- * caller's abort never mistaken for a reply.
+ * ambiguous failures retried within one window only when the call is retry-safe, refusals of
+ * Redis Cluster (TRYAGAIN, CLUSTERDOWN) within it always; and the caller's abort never mistaken
+ * for a reply.
  */
 export async function evalScript(
   backend: Backend,
@@ -49,6 +50,14 @@ export async function evalScript(
       const reply = await once(backend, script, call, policy, () => requests++);
       return { reply, sentAt, requests };
     } catch (error) {
+      if (isClusterRefusal(error)) {
+        // Refused before running (a slot migration in progress): any call may go again.
+        const delay = backoff(attempt);
+        if (now() + delay - sentAt > policy.retryWindowMs) throw new BackendError(`${call.operation}: ${(error as Error).message}`, { cause: error });
+        emit({ type: "retried", operation: call.operation, attempt, error: error as Error });
+        await sleep(delay, call.signal, call.operation);
+        continue;
+      }
       if (error instanceof ReplyError) throw new BackendError(`${call.operation}: ${error.message}`, { cause: error });
       if (!(error instanceof TransportError)) throw error;
       if (call.signal?.aborted) throw new AbortedError(call.operation, call.signal.reason);

@@ -121,7 +121,8 @@ function adopt(
       maxHoldMs: opts.maxHoldMs,
     },
     () => {
-      queueMicrotask(() => { if (holds.get(grant.fence) === hold) holds.delete(grant.fence); }); // may run inside `new Hold` (lease already lost)
+      // Deferred: this runs inside `new Hold` when the grant's lease ran out before its answer came.
+      queueMicrotask(() => { if (holds.get(grant.fence) === hold) holds.delete(grant.fence); });
     },
   );
   holds.set(grant.fence, hold);

@@ -69,6 +69,8 @@ function enterOnGrant(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, a
 /** Turns the entered grant into a full lease; until it lands, the grant's deadline guards the hold. */
 function claimInBackground(ref: LockRef, holds: Map<number, Hold>, hold: Hold, leaseMs: number): void {
   const claim = (async () => {
+    // Let the holder enter first: starting a request takes CPU the hand-off should not wait for.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     try {
       const result = await opsOf(ref).extend(ref, hold.fence, leaseMs);
       if (!hold.lease.active) return;

@@ -56,7 +56,8 @@ function adopt(ref: MultiRef, holds: Map<string, MultiHold>, opts: ResolvedHoldO
     ref,
     { fences: grant.fences, sentAt: grant.sentAt, deadline: grant.deadline, leaseMs: opts.leaseMs, keepAlive: opts.keepAlive, maxHoldMs: opts.maxHoldMs },
     () => {
-      queueMicrotask(() => { if (holds.get(id) === hold) holds.delete(id); }); // may run inside `new MultiHold` (lease already lost)
+      // Deferred: this runs inside `new MultiHold` when the grant's lease ran out before its answer came.
+      queueMicrotask(() => { if (holds.get(id) === hold) holds.delete(id); });
     },
   );
   holds.set(id, hold);

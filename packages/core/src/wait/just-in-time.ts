@@ -44,7 +44,9 @@ function pollDelay(h: WaitHint): number {
   const m = h.meanHoldMs;
   // σ of one hold, from its mean absolute deviation; never below what timers and the network
   // add to even the most regular hold (a millisecond, and a little of each round trip).
-  const spread = Math.max(1.25 * (h.holdDevMs ?? m / 4), 1 + rtt / 20);
+  const hold = Math.max(1.25 * (h.holdDevMs ?? m / 4), 1 + rtt / 20);
+  // …and the waiter's own trips add theirs: a poll lands only as precisely as its round trip.
+  const spread = Math.hypot(hold, 1.25 * (h.rttDevMs ?? 0));
   const rest = m - h.holdAgeMs; // server ms until the current holder is expected to let go
   if (h.position === 1) {
     // Overdue: the release may come any moment; poll at a pace set by how irregular holds are,

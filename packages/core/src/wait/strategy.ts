@@ -23,6 +23,8 @@ export interface WaitHint {
   readonly serverMs?: number;
   /** Measured round trip of this waiter's attempts, ms (send to reply). */
   readonly rttMs?: number;
+  /** How much that round trip varies (mean absolute deviation), ms: how precisely a poll lands. */
+  readonly rttDevMs?: number;
   /** A push stream is live on the waiter's grant channel: the next poll is only a safety net. */
   readonly pushed?: boolean;
   /** How long a direct grant stays reserved for its waiter; a queued waiter polls within it. */

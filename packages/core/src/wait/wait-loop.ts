@@ -5,7 +5,7 @@ import { PushStream } from "./push-stream.ts";
 import { waitTurn, type WakeParams } from "./wait-turn.ts";
 
 /** What a primitive's attempt reports when busy; the loop adds the rest of the `WaitHint`. */
-export type ServerHint = Omit<WaitHint, "attempt" | "budgetMs" | "rttMs" | "pushed" | "claimWindowMs">;
+export type ServerHint = Omit<WaitHint, "attempt" | "budgetMs" | "rttMs" | "rttDevMs" | "pushed" | "claimWindowMs">;
 export type AttemptOutcome<T> = { readonly granted: T } | { readonly busy: ServerHint };
 export type { WakeParams, WakeAction, WakeContext } from "./wait-turn.ts";
 
@@ -50,6 +50,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
   const { strategy, waitMs, wake } = params;
   let queued = false;
   let rttMs: number | undefined;
+  let rttDevMs = 0;
   let stream: PushStream | undefined;
   let streams = 0;
   const result = (attempts: number, granted?: T): WaitResult<T> =>
@@ -61,7 +62,9 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       const sentAt = now();
       const outcome = await params.attempt(budget > 0, returnWithin);
       const replyAt = now();
-      rttMs = rttMs === undefined ? replyAt - sentAt : rttMs + (replyAt - sentAt - rttMs) / 4;
+      const rtt = replyAt - sentAt;
+      rttDevMs = rttMs === undefined ? 0 : rttDevMs + (Math.abs(rtt - rttMs) - rttDevMs) / 4;
+      rttMs = rttMs === undefined ? rtt : rttMs + (rtt - rttMs) / 4;
       if ("granted" in outcome) return result(attempt, outcome.granted);
       if (outcome.busy.reason === "quarantine") {
         params.emit({ type: "quarantined", name: params.name, remainingMs: Math.round(outcome.busy.remainingLeaseMs) });
@@ -77,7 +80,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
         stream = new PushStream(wake.subscribe, wake.channel);
         streams++;
       }
-      const woken = await waitTurn({ params, start, attempt, busy: outcome.busy, sentAt, replyAt, rttMs, stream });
+      const woken = await waitTurn({ params, start, attempt, busy: outcome.busy, sentAt, replyAt, rttMs, rttDevMs, stream });
       if (woken !== undefined) return result(attempt, woken.granted);
     }
   } catch (error) {

@@ -34,6 +34,7 @@ export interface Turn<T> {
   readonly sentAt: number;
   readonly replyAt: number;
   readonly rttMs: number;
+  readonly rttDevMs: number;
   readonly stream: PushStream | undefined;
 }
 
@@ -73,6 +74,7 @@ function plannedDelay<T>(turn: Turn<T>): number {
     attempt: turn.attempt,
     budgetMs: left,
     rttMs: turn.rttMs,
+    rttDevMs: turn.rttDevMs,
     // A stream still connecting counts as push: if it fails, the plan is redrawn at once.
     pushed: turn.stream !== undefined && !turn.stream.closed,
     ...(params.claimWindowMs === undefined ? {} : { claimWindowMs: params.claimWindowMs }),

@@ -5,6 +5,8 @@ export interface RedisArgsOptions {
   readonly dir: string;
   /** Append-only file with `appendfsync always`, so a restart (even after SIGKILL) reloads every write. */
   readonly persistence: boolean;
+  /** More `--name value` arguments, after ours (e.g. the cluster settings of `startCluster`). */
+  readonly extra?: readonly string[] | undefined;
 }
 
 export const REDIS_LOG_FILE = "redis.log";
@@ -21,5 +23,5 @@ export function redisArgs(options: RedisArgsOptions): string[] {
     ...(options.persistence ? [["appendfsync", "always"] as [string, string]] : []),
     ["daemonize", "no"],
   ];
-  return settings.flatMap(([name, value]) => [`--${name}`, value]);
+  return [...settings.flatMap(([name, value]) => [`--${name}`, value]), ...(options.extra ?? [])];
 }

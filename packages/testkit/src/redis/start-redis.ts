@@ -16,6 +16,11 @@ export interface StartRedisOptions {
    * @default false
    */
   readonly persistence?: boolean;
+  /**
+   * More redis-server arguments (`["--name", "value", …]`), used again by every `restart()`.
+   * @default []
+   */
+  readonly args?: readonly string[];
 }
 
 export interface RestartOptions {
@@ -48,13 +53,14 @@ const SAME_PORT_RETRY_MS = 50;
 /** Starts a new redis-server on a free port (retrying on a collision) in a new temp dir. */
 export async function startRedis(options: StartRedisOptions = {}): Promise<RedisProcess> {
   const persistence = options.persistence ?? false;
+  const extra = options.args ?? [];
   const dir = mkdtempSync(join(tmpdir(), "edgelock-redis-"));
   trackDir(dir);
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
-      const server = await spawnRedis({ port, dir, persistence });
-      return new RedisHandle(port, dir, persistence, server);
+      const server = await spawnRedis({ port, dir, persistence, extra });
+      return new RedisHandle(port, dir, persistence, server, extra);
     } catch (error) {
       if (!(error instanceof RedisStartError && error.portInUse) || attempt >= PORT_ATTEMPTS) {
         removeDir(dir);
@@ -75,6 +81,7 @@ class RedisHandle implements RedisProcess {
     readonly dir: string,
     readonly persistence: boolean,
     server: RedisServer,
+    private readonly extra: readonly string[],
   ) {
     this.url = `redis://127.0.0.1:${port}`;
     this.server = server;
@@ -118,7 +125,12 @@ class RedisHandle implements RedisProcess {
   private async spawnOnSamePort(): Promise<RedisServer> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await spawnRedis({ port: this.port, dir: this.dir, persistence: this.persistence });
+        return await spawnRedis({
+          port: this.port,
+          dir: this.dir,
+          persistence: this.persistence,
+          extra: this.extra,
+        });
       } catch (error) {
         // Another socket may hold the port for a moment (e.g. an outgoing connection's local port).
         if (!(error instanceof RedisStartError && error.portInUse) || attempt >= SAME_PORT_ATTEMPTS)

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { installClockSkew, runSkewed } from "../src/world/clock-skew.ts";
+
+const CORE_SRC = new URL("../../packages/core/src/", import.meta.url).pathname;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sourceFiles(join(dir, e.name))
+      : e.name.endsWith(".ts")
+        ? [join(dir, e.name)]
+        : [],
+  );
+}
+
+describe("client clocks", () => {
+  // The campaign skews every worker's Date.now by ±10 s and expects no effect. That holds only if
+  // the core reads the wall clock nowhere but in the hint a serialised lease carries across
+  // machines (`expiresAt`, documented as a hint: `resume()` callers extend first).
+  it("the core reads the wall clock only for a serialised lease's expiresAt hint", () => {
+    const uses = sourceFiles(CORE_SRC).flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .map((line, i) => ({ at: `${file.slice(CORE_SRC.length)}:${i + 1}`, line: line.trim() }))
+        .filter(
+          ({ line }) =>
+            /Date\.now\(|new Date\(/.test(line) && !line.startsWith("*") && !line.startsWith("//"),
+        ),
+    );
+    expect(uses.length).toBeGreaterThan(0);
+    expect(uses.filter(({ line }) => !line.includes("expiresAt"))).toEqual([]);
+  });
+
+  it("a worker's skew moves its Date.now and nobody else's", () => {
+    const uninstall = installClockSkew();
+    try {
+      const skewed = runSkewed({ ms: 10_000 }, () => Date.now());
+      const plain = Date.now();
+      expect(skewed - plain).toBeGreaterThanOrEqual(9_000);
+    } finally {
+      uninstall();
+    }
+  });
+});
