@@ -13,6 +13,7 @@ import { describeMachine } from "./report/machine.ts";
 import { renderReport } from "./report/markdown.ts";
 import { sweepPlots } from "./report/plots.ts";
 import { R, runSuite } from "./scenarios/suite.ts";
+import { measureSizes } from "./size/main.ts";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -44,6 +45,7 @@ try {
     loadAfter: loadavg(),
     durationS: (performance.now() - started) / 1000,
     overhead,
+    sizes: await measureSizes(),
     libraries,
     results,
     plots: { efficiency: relative(outDir, join(plotDir, "efficiency.svg")), requests: relative(outDir, join(plotDir, "requests.svg")) },

@@ -2,18 +2,31 @@ import { describe, expect, it } from "vitest";
 import { runCampaign, type CampaignResult } from "../src/campaign.ts";
 import { DEFAULT_FAULTS } from "../src/faults/catalog.ts";
 import { ALL_ACTIVITIES } from "../src/workload/activities.ts";
+import type { Activity } from "../src/workload/primitives/index.ts";
+import { runSection } from "../src/workload/section.ts";
 
 // The bounded campaigns of `pnpm test`: a fixed seed (override with EDGELOCK_CAMPAIGN_SEED), so
 // every run draws the same faults and workloads; only timing differs. `pnpm test:faults` runs
 // longer ones (EDGELOCK_CAMPAIGN_SECONDS).
 const seed = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] || 20_240_607);
 const SECONDS = 20;
+const REQUEST_FAULTS = [
+  "latency",
+  "fail-before",
+  "fail-after",
+  "drop-before",
+  "drop-after",
+  "hang",
+];
 
 function expectFullCoverage({ result }: CampaignResult): void {
   expect(result.violations).toEqual([]);
   const f = result.figures;
-  for (const fault of DEFAULT_FAULTS)
+  for (const fault of DEFAULT_FAULTS) {
     expect(f.faults[fault.kind]?.episodes ?? 0, fault.kind).toBeGreaterThan(0);
+  }
+  // Request faults really hit requests (and the checker saw each one reach a client and surface).
+  for (const kind of REQUEST_FAULTS) expect(f.faults[kind]?.injected ?? 0, kind).toBeGreaterThan(0);
   for (const { kind } of ALL_ACTIVITIES) {
     if (kind !== "latch") expect(f.sectionsByPrimitive[kind] ?? 0, kind).toBeGreaterThan(0);
   }
@@ -45,5 +58,36 @@ describe.sequential("fault campaign (bounded)", () => {
     console.log(run.report);
     expectFullCoverage(run);
     expect(run.result.figures.events["quarantined"] ?? 0).toBeGreaterThan(0);
+  });
+});
+
+describe("fault campaign: the instrumentation catches a broken primitive", () => {
+  // A "lock" that grants everyone at once, with increasing fences: the campaign must report it.
+  let fence = 0;
+  const brokenLock: Activity = {
+    kind: "broken-lock",
+    weight: 1,
+    run: (worker) =>
+      runSection(worker, {
+        primitive: "lock",
+        mode: "exclusive",
+        resources: ["lock:broken"],
+        capacity: 1,
+        acquire: () =>
+          Promise.resolve({ fences: { "lock:broken": ++fence }, release: () => Promise.resolve() }),
+      }),
+  };
+
+  it("reports overlaps and rejected writes of holders that were never told", async () => {
+    const run = await runCampaign({
+      seconds: 3,
+      seed,
+      workers: 4,
+      faults: [],
+      activities: [brokenLock],
+    });
+    const rules = new Set(run.result.violations.map((v) => v.rule));
+    expect(rules).toContain("overlap");
+    expect(rules).toContain("stale-write");
   });
 });

@@ -11,7 +11,7 @@ const unit = (r: { transport: "rest" | "tcp" }) => (r.transport === "rest" ? "HT
 
 export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(head), line(head.map((h) => (h === "library" ? "---" : "---:"))), ...rows.map(line)].join("\n");
+  return [line(head), line(head.map((_, i) => (i === 0 ? "---" : "---:"))), ...rows.map(line)].join("\n");
 }
 
 /** Efficiency against the round trip this machine really gave (R plus the measured excess). */
@@ -23,7 +23,7 @@ export function measuredEfficiency(r: ContentionResult, overhead: RoundTripOverh
 /** Every figure of one scenario, one row per library. */
 export function contentionTable(rows: readonly ContentionResult[], overhead: RoundTripOverhead): string {
   return table(
-    ["library", "efficiency", "eff. at measured R", "CS/s", "requests/CS", "Redis cmds/CS", "wait p50 ms", "wait p99 ms", "max wait ms", "hand-off gap p50 ms", "share spread", "re-take", "violations", "failed"],
+    ["library", "efficiency", "eff. at measured RTT", "CS/s", "requests/CS", "Redis cmds/CS", "wait p50 ms", "wait p99 ms", "max wait ms", "hand-off gap p50 ms", "share spread", "re-take", "violations", "failed"],
     rows.map((r) => {
       const m = r.metrics;
       return [r.library, `**${f2(m.efficiency)}**`, f2(measuredEfficiency(r, overhead)), f2(m.throughput), `**${f2(r.requestsPerCs)}** ${unit(r)}`, f2(r.commandsPerCs), ms(m.waitP50), ms(m.waitP99), ms(m.waitMax), ms(m.gapP50), f2(m.shareSpread), f2(m.retakeRate), String(m.violations), String(m.failedAcquires)];
@@ -56,6 +56,10 @@ export function sweepTable(results: SuiteResults, pick: (r: ContentionResult) =>
 export function uncontendedTable(rows: readonly UncontendedResult[], rttMs: number): string {
   const cell = (c: { requests: number; latencyMs: number } | undefined) => (c ? `${c.requests} · ${(c.latencyMs / rttMs).toFixed(1)} R` : "n/a");
   return table(["library", "counted as", "acquire", "renew", "release"], rows.map((r) => [r.library, unit(r), cell(r.acquire), cell(r.renew), cell(r.release)]));
+}
+
+export function sizeTable(rows: readonly { entry: string; minified: number; gzipped: number }[]): string {
+  return table(["bundle", "minified", "min + gzip"], rows.map((r) => [r.entry, `${(r.minified / 1024).toFixed(1)} KB`, `**${(r.gzipped / 1024).toFixed(1)} KB**`]));
 }
 
 export function overrunTable(rows: readonly OverrunResult[]): string {

@@ -66,6 +66,10 @@ export async function runSuite(network: Network, libraries: readonly LockLibrary
     results.uncontended.push(await runUncontended(network, lib, R));
     o.log(`uncontended ${lib.name}`);
   }
+  // One discarded round first: the first runs of a process pay for JIT compilation and fresh
+  // connection pools, and would otherwise all fall on whichever library runs first.
+  await runInterleaved(network, libraries, { ...base(o.quick), workers: 4, sections: 3 }, { ms: R, jitterMs: 0 }, 1);
+  o.log("warm-up round done");
   for (const s of scenarios(o.quick)) {
     const row = await runInterleaved(network, libraries, s.workload, s.latency, passes);
     results.contention[s.label] = row;

@@ -13,9 +13,10 @@ export async function runDriver(
   stop: AbortSignal,
 ): Promise<void> {
   const firstRound = ctx.rng.shuffle(faults);
-  while (!stop.aborted || firstRound.length > 0) {
+  while (faults.length > 0 && (!stop.aborted || firstRound.length > 0)) {
     await pause(ctx.rng.int(150, 600), firstRound.length > 0 ? undefined : stop);
     if (stop.aborted && firstRound.length === 0) break;
+    ctx.firstRound = firstRound.length > 0;
     const fault = firstRound.shift() ?? ctx.rng.weighted(faults);
     await fault.inject(ctx);
   }

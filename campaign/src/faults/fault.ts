@@ -16,6 +16,8 @@ export interface FaultContext {
   readonly driverClient: WorkerClient;
   /** How long a timed fault (latency, armed rules) stays on, at most. */
   readonly episodeMs: number;
+  /** The first round (every kind once): request faults hit whatever comes next, so they surely hit. */
+  firstRound: boolean;
 }
 
 /**

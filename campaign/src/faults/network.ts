@@ -2,17 +2,20 @@ import type { FaultRule } from "@edgelock/testkit";
 import type { Random } from "../random.ts";
 import { pause } from "../workload/pause.ts";
 import { FAIL_AFTER_STATUS, FAIL_BEFORE_STATUS } from "../world/recording-backend.ts";
-import { SCRIPT_SHAS } from "../world/script-names.ts";
+import { usedScripts } from "../world/script-names.ts";
 import type { Fault, FaultContext } from "./fault.ts";
 
 type ActionKind = "fail-before" | "fail-after" | "drop-before" | "drop-after" | "hang";
 
-const TARGETS = [...SCRIPT_SHAS];
-
-/** Half the rules hit whatever request comes next; half are aimed at one script (e.g. releases). */
-function aim(rng: Random): { match?: string; target: string } {
-  if (rng.chance(0.5)) return { target: "any request" };
-  const [name, sha] = rng.pick(TARGETS);
+/**
+ * In the first round a rule hits whatever request comes next; later, half the rules are aimed
+ * at one script some client has run (a release, a renewal, an abandon…).
+ */
+function aim(ctx: FaultContext): { match?: string; target: string } {
+  const targets = usedScripts();
+  if (ctx.firstRound || targets.length === 0 || ctx.rng.chance(0.5))
+    return { target: "any request" };
+  const [name, sha] = ctx.rng.pick(targets);
   return { match: sha, target: name };
 }
 
@@ -46,7 +49,7 @@ export function actionFault(kind: ActionKind, weight: number): Fault {
     async inject(ctx: FaultContext) {
       const { rng, stack, recorder } = ctx;
       const times = rng.int(1, 8);
-      const { match, target } = aim(rng);
+      const { match, target } = aim(ctx);
       const withLatency = rng.chance(0.25);
       const record = recorder.fault(
         kind,

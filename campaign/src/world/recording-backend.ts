@@ -17,11 +17,12 @@ export function recordingBackend(inner: Backend, worker: string, ledger: HitLedg
   const wrapped: Backend = {
     kind: inner.kind,
     async command(args, signal) {
+      const command = commandName(args);
       try {
         return await inner.command(args, signal);
       } catch (error) {
         if (error instanceof TransportError) {
-          const hit = ledger.add(worker, classify(error, signal), commandName(args), error);
+          const hit = ledger.add(worker, classify(error, signal), command, error);
           currentOp()?.hits.push(hit);
         }
         throw error;

@@ -36,9 +36,19 @@ export const SCRIPT_SHAS: ReadonlyMap<string, string> = new Map(
 
 const bySha = new Map([...SCRIPT_SHAS].map(([name, sha]) => [sha, name]));
 
-/** What a request ran: the script's name for EVALSHA, else the command. */
+const used = new Set<string>();
+
+/** What a request ran: the script's name for EVALSHA, else the command. Remembers it as used. */
 export function commandName(args: readonly (string | number)[]): string {
   const command = String(args[0]).toUpperCase();
-  if (command === "EVALSHA") return bySha.get(String(args[1])) ?? "EVALSHA ?";
-  return command;
+  if (command !== "EVALSHA") return command;
+  const name = bySha.get(String(args[1]));
+  if (name === undefined) return "EVALSHA ?";
+  used.add(name);
+  return name;
+}
+
+/** Scripts some client has run so far (`family/script` → SHA): worth aiming a fault at. */
+export function usedScripts(): [string, string][] {
+  return [...SCRIPT_SHAS].filter(([name]) => used.has(name));
 }

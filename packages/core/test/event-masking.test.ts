@@ -26,7 +26,8 @@ async function spyingBackend(): Promise<Backend> {
   return {
     kind: inner.kind,
     command(args, signal) {
-      for (const arg of args.slice(2)) for (const id of String(arg).match(RANDOM_ID) ?? []) ids.add(id);
+      for (const arg of args.slice(2))
+        for (const id of String(arg).match(RANDOM_ID) ?? []) ids.add(id);
       return inner.command(args, signal);
     },
   };
@@ -38,7 +39,8 @@ function rendered(value: unknown, seen = new Set<unknown>()): string {
   if (seen.has(value)) return "";
   seen.add(value);
   const own = Object.entries(value).map(([k, v]) => `${k}=${rendered(v, seen)}`);
-  if (value instanceof Error) own.push(value.name, value.message, value.stack ?? "", rendered(value.cause, seen));
+  if (value instanceof Error)
+    own.push(value.name, value.message, value.stack ?? "", rendered(value.cause, seen));
   return own.join(" ");
 }
 
@@ -59,12 +61,20 @@ describe("event masking audit", () => {
     expect(events.length).toBeGreaterThan(100);
     const leaks = events.flatMap((e) => {
       const text = rendered(e);
-      return [...(text.match(RANDOM_ID) ?? [])].filter((s) => ids.has(s)).map((id) => `${e.type}: ${id}`);
+      return [...(text.match(RANDOM_ID) ?? [])]
+        .filter((s) => ids.has(s))
+        .map((id) => `${e.type}: ${id}`);
     });
     expect(leaks).toEqual([]);
     // The check can see an id: acquisitions name their owner, masked.
-    const acquired = events.filter((e): e is Extract<LockEvent, { type: "acquired" }> => e.type === "acquired");
+    const acquired = events.filter(
+      (e): e is Extract<LockEvent, { type: "acquired" }> => e.type === "acquired",
+    );
     expect(acquired.length).toBeGreaterThan(10);
-    expect(acquired.every((e) => e.owner.endsWith("…") && e.owner.length <= maskId("x".repeat(22)).length)).toBe(true);
+    expect(
+      acquired.every(
+        (e) => e.owner.endsWith("…") && e.owner.length <= maskId("x".repeat(22)).length,
+      ),
+    ).toBe(true);
   });
 });

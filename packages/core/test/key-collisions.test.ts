@@ -19,13 +19,27 @@ import { validateName } from "../src/validate.ts";
 // Security review: a name is caller data (often built from user input), so no name may address
 // the keys of another name or of another kind of primitive, whatever braces and colons it holds.
 
-const KINDS = { lockKeys, fairLockKeys, readWriteLockKeys, semaphoreKeys, permitSemaphoreKeys, latchKeys, quorumKeys };
+const KINDS = {
+  lockKeys,
+  fairLockKeys,
+  readWriteLockKeys,
+  semaphoreKeys,
+  permitSemaphoreKeys,
+  latchKeys,
+  quorumKeys,
+};
 const SAMPLE_ID = "AAAAAAAAAAAAAAAAAAAAAA"; // an operation id's shape: 22 base64url characters
 
 /** Every key (and every channel) one primitive can use: fixed parts, and prefixes completed by an id. */
-function keysOf(build: (prefix: string, name: string) => Record<string, string>, prefix: string, name: string) {
+function keysOf(
+  build: (prefix: string, name: string) => Record<string, string>,
+  prefix: string,
+  name: string,
+) {
   return Object.entries(build(prefix, name)).map(([part, key]) =>
-    part.endsWith("Prefix") || part === "channel" ? { channel: part.startsWith("channel"), key: part === "channel" ? key : key + SAMPLE_ID } : { channel: false, key },
+    part.endsWith("Prefix") || part === "channel"
+      ? { channel: part.startsWith("channel"), key: part === "channel" ? key : key + SAMPLE_ID }
+      : { channel: false, key },
   );
 }
 
@@ -36,12 +50,50 @@ function clusterTag(key: string): string {
   return open >= 0 && close > open + 1 ? key.slice(open + 1, close) : key;
 }
 
-const ATOMS = ["a", "b", "{", "}", ":", "{a}", "}:", ":{", "v1", "fair", "rw", "sem", "pes", "q", "lock", "op", "w", "%", "%7B", "~", "sentinel", " "];
-const EXPLICIT = ["a}:v1:{b", "{a}:v1:{b}", "{x}:fair", "x", "{x}:pes", "x:sem", "{}", "{{a}}", "a{}b", "{a}", "orders{42}", "stock{42}", "ünïcødé 🚀"];
+const ATOMS = [
+  "a",
+  "b",
+  "{",
+  "}",
+  ":",
+  "{a}",
+  "}:",
+  ":{",
+  "v1",
+  "fair",
+  "rw",
+  "sem",
+  "pes",
+  "q",
+  "lock",
+  "op",
+  "w",
+  "%",
+  "%7B",
+  "~",
+  "sentinel",
+  " ",
+];
+const EXPLICIT = [
+  "a}:v1:{b",
+  "{a}:v1:{b}",
+  "{x}:fair",
+  "x",
+  "{x}:pes",
+  "x:sem",
+  "{}",
+  "{{a}}",
+  "a{}b",
+  "{a}",
+  "orders{42}",
+  "stock{42}",
+  "ünïcødé 🚀",
+];
 
 function trickyNames(): string[] {
   const names = new Set(EXPLICIT);
-  for (const x of ATOMS) for (const y of ATOMS) for (const z of ["", ...ATOMS]) names.add(x + y + z);
+  for (const x of ATOMS)
+    for (const y of ATOMS) for (const z of ["", ...ATOMS]) names.add(x + y + z);
   return [...names].filter((n) => n.length > 0);
 }
 
@@ -58,7 +110,8 @@ describe("names cannot reach another primitive's keys", () => {
         for (const { channel, key } of keysOf(build, "app", name)) {
           const id = `${channel ? "channel" : "key"} ${key}`;
           const previous = owners.get(id);
-          if (previous !== undefined && previous !== who) problems.push(`${who} and ${previous} share ${id}`);
+          if (previous !== undefined && previous !== who)
+            problems.push(`${who} and ${previous} share ${id}`);
           owners.set(id, who);
           // the prefix is never escaped, and the first { of every key is the name's tag
           if (!key.startsWith("app:v1:{")) problems.push(`${who} escapes the prefix: ${key}`);
@@ -108,7 +161,8 @@ describe("names cannot reach another primitive's keys", () => {
 
   it("names are bounded and free of control characters", () => {
     expect(() => validateName("name", "x".repeat(513))).toThrow(/at most 512/);
-    for (const c of ["\n", "\r", "\u0000", "\u001b", "\u007f"]) expect(() => validateName("name", `a${c}b`)).toThrow(/control/);
+    for (const c of ["\n", "\r", "\u0000", "\u001b", "\u007f"])
+      expect(() => validateName("name", `a${c}b`)).toThrow(/control/);
     expect(() => validateName("name", "")).toThrow(/non-empty/);
   });
 });

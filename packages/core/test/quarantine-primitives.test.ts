@@ -1,4 +1,13 @@
-import { closeAll, keyPrefix, makeNodeRedis, startRedis, startStack, type NodeRedisClient, type RedisProcess, type Stack } from "@edgelock/testkit";
+import {
+  closeAll,
+  keyPrefix,
+  makeNodeRedis,
+  startRedis,
+  startStack,
+  type NodeRedisClient,
+  type RedisProcess,
+  type Stack,
+} from "@edgelock/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quorumLock, type EdgelockClient } from "../src/index.ts";
 import { LEASE_MS, QUARANTINED } from "./quarantine-support.ts";
@@ -19,7 +28,10 @@ afterAll(async () => {
   await stack.close();
 });
 
-async function client(url: string, options: object = {}): Promise<TestClient & { redis: NodeRedisClient }> {
+async function client(
+  url: string,
+  options: object = {},
+): Promise<TestClient & { redis: NodeRedisClient }> {
   const redis = await makeNodeRedis(url);
   return { ...makeTestClient(redis, { ...QUARANTINED, prefix: keyPrefix(), ...options }), redis };
 }
@@ -31,16 +43,34 @@ function primitives(c: EdgelockClient) {
   const rw = c.readWriteLock("rw-w");
   const reader = c.readWriteLock("rw-r");
   return {
-    lock: { try: () => c.lock("lock").tryAcquire({ leaseMs: LEASE_MS }), wait: () => c.lock("lock").acquire({ waitMs: 10_000, leaseMs: LEASE_MS }) },
-    fair: { try: () => c.fairLock("fair").tryAcquire({ leaseMs: LEASE_MS }), wait: () => c.fairLock("fair").acquire({ waitMs: 10_000, leaseMs: LEASE_MS }) },
-    write: { try: () => rw.write.tryAcquire({ leaseMs: LEASE_MS }), wait: () => rw.write.acquire({ waitMs: 10_000, leaseMs: LEASE_MS }) },
-    read: { try: () => reader.read.tryAcquire({ leaseMs: LEASE_MS }), wait: () => reader.read.acquire({ waitMs: 10_000, leaseMs: LEASE_MS }) },
+    lock: {
+      try: () => c.lock("lock").tryAcquire({ leaseMs: LEASE_MS }),
+      wait: () => c.lock("lock").acquire({ waitMs: 10_000, leaseMs: LEASE_MS }),
+    },
+    fair: {
+      try: () => c.fairLock("fair").tryAcquire({ leaseMs: LEASE_MS }),
+      wait: () => c.fairLock("fair").acquire({ waitMs: 10_000, leaseMs: LEASE_MS }),
+    },
+    write: {
+      try: () => rw.write.tryAcquire({ leaseMs: LEASE_MS }),
+      wait: () => rw.write.acquire({ waitMs: 10_000, leaseMs: LEASE_MS }),
+    },
+    read: {
+      try: () => reader.read.tryAcquire({ leaseMs: LEASE_MS }),
+      wait: () => reader.read.acquire({ waitMs: 10_000, leaseMs: LEASE_MS }),
+    },
     multi: {
       try: () => c.multiLock(["a{g}", "b{g}"]).tryAcquire({ leaseMs: LEASE_MS }),
       wait: () => c.multiLock(["a{g}", "b{g}"]).acquire({ waitMs: 10_000, leaseMs: LEASE_MS }),
     },
-    semaphore: { try: async () => (await sem.trySetPermits(1), sem.tryAcquire()), wait: () => sem.acquire({ waitMs: 10_000 }) },
-    permit: { try: async () => (await pes.trySetPermits(1), pes.tryAcquire({ leaseMs: LEASE_MS })), wait: () => pes.acquire({ waitMs: 10_000, leaseMs: LEASE_MS }) },
+    semaphore: {
+      try: async () => (await sem.trySetPermits(1), sem.tryAcquire()),
+      wait: () => sem.acquire({ waitMs: 10_000 }),
+    },
+    permit: {
+      try: async () => (await pes.trySetPermits(1), pes.tryAcquire({ leaseMs: LEASE_MS })),
+      wait: () => pes.acquire({ waitMs: 10_000, leaseMs: LEASE_MS }),
+    },
   };
 }
 
@@ -64,12 +94,16 @@ describe.sequential("restart quarantine, every primitive", () => {
     expect(eventsOf(events, "quarantined")).toEqual([]);
 
     await stack.redis.restart({ flush: true });
-    for (const [kind, p] of Object.entries(all)) expect(await p.try(), `${kind} during the quarantine`).toBeNull();
+    for (const [kind, p] of Object.entries(all))
+      expect(await p.try(), `${kind} during the quarantine`).toBeNull();
     const refused = new Set(eventsOf(events, "quarantined").map((e) => e.name));
     expect(refused.size).toBe(Object.keys(all).length);
 
-    const after = await Promise.all(Object.entries(all).map(async ([kind, p]) => [kind, fenceOf(await p.wait())] as const));
-    for (const [kind, fence] of after) if (before.get(kind)! > 0) expect(fence, kind).toBeGreaterThan(before.get(kind)!);
+    const after = await Promise.all(
+      Object.entries(all).map(async ([kind, p]) => [kind, fenceOf(await p.wait())] as const),
+    );
+    for (const [kind, fence] of after)
+      if (before.get(kind)! > 0) expect(fence, kind).toBeGreaterThan(before.get(kind)!);
   });
 
   it("a quorum lock: databases that lost their data refuse until their quarantine ends; the fence still increases", async () => {
@@ -77,7 +111,10 @@ describe.sequential("restart quarantine, every primitive", () => {
     const dbs = [stack.redis, ...extra];
     const clients = await Promise.all(dbs.map((r) => client(r.url, { prefix: "quorum" })));
     await Promise.all(clients.map((t) => t.client.initialize()));
-    const lock = quorumLock(clients.map((t) => t.client), "q");
+    const lock = quorumLock(
+      clients.map((t) => t.client),
+      "q",
+    );
     const stale = await lock.acquire({ leaseMs: LEASE_MS });
 
     // A majority restarted empty: without the quarantine they would grant a second holder at once.

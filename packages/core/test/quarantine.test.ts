@@ -25,7 +25,10 @@ const backends = {
 describe.sequential("restart quarantine", () => {
   for (const [backend, makeRedis] of Object.entries(backends)) {
     it(`${backend}: a restart without persistence mid-hold quarantines the name; the stale holder aborts first, fences still increase`, async () => {
-      const { client, events } = makeTestClient(await makeRedis(), { ...QUARANTINED, prefix: keyPrefix() });
+      const { client, events } = makeTestClient(await makeRedis(), {
+        ...QUARANTINED,
+        prefix: keyPrefix(),
+      });
       expect(await client.initialize()).toEqual({ written: 1, existing: 0 });
       const stale = await client.lock("orders:1").acquire({ leaseMs: LEASE_MS });
       expect(eventsOf(events, "quarantined")).toEqual([]); // initialized: the first use is not quarantined
@@ -53,7 +56,9 @@ describe.sequential("restart quarantine", () => {
   }
 
   it("with the quarantine off (the default), a new holder is granted at once and overlaps the stale one until its local deadline", async () => {
-    const { client, events } = makeTestClient(await makeNodeRedis(stack.redis.url), { prefix: keyPrefix() });
+    const { client, events } = makeTestClient(await makeNodeRedis(stack.redis.url), {
+      prefix: keyPrefix(),
+    });
     const stale = await client.lock("orders:1").acquire({ leaseMs: 8_000 });
     await stack.redis.restart({ flush: true });
     const next = await client.lock("orders:1").tryAcquire({ leaseMs: 8_000 });
@@ -66,7 +71,10 @@ describe.sequential("restart quarantine", () => {
   });
 
   it("without initialize(), the first grant on a fresh database waits one quarantine, once per prefix", async () => {
-    const { client, events } = makeTestClient(await makeNodeRedis(stack.redis.url), { ...QUARANTINED, prefix: keyPrefix() });
+    const { client, events } = makeTestClient(await makeNodeRedis(stack.redis.url), {
+      ...QUARANTINED,
+      prefix: keyPrefix(),
+    });
     expect(await client.lock("a").tryAcquire()).toBeNull();
     const held = await client.lock("a").acquire({ waitMs: 10_000 });
     expect(eventsOf(events, "quarantined").length).toBeGreaterThan(0);
@@ -81,12 +89,24 @@ describe.sequential("restart quarantine", () => {
   it("with the quarantine on, no lease may outlast it", async () => {
     const redis = await makeNodeRedis(stack.redis.url);
     const { client } = makeTestClient(redis, { ...QUARANTINED, prefix: keyPrefix() });
-    await expect(client.lock("x").acquire({ leaseMs: QUARANTINE_MS + 1 })).rejects.toThrow(InvalidArgumentError);
-    await expect(client.permitExpirableSemaphore("x").acquire({ leaseMs: QUARANTINE_MS + 1 })).rejects.toThrow(/quarantineMs/);
-    await expect(client.multiLock(["x", "y"]).acquire({ leaseMs: QUARANTINE_MS + 1 })).rejects.toThrow(/quarantineMs/);
+    await expect(client.lock("x").acquire({ leaseMs: QUARANTINE_MS + 1 })).rejects.toThrow(
+      InvalidArgumentError,
+    );
+    await expect(
+      client.permitExpirableSemaphore("x").acquire({ leaseMs: QUARANTINE_MS + 1 }),
+    ).rejects.toThrow(/quarantineMs/);
+    await expect(
+      client.multiLock(["x", "y"]).acquire({ leaseMs: QUARANTINE_MS + 1 }),
+    ).rejects.toThrow(/quarantineMs/);
     expect(() => makeTestClient(redis, { quarantineMs: 10_000 })).toThrow(/options\.quarantineMs/); // default lease 30 s
-    expect(() => makeTestClient(redis, { ...QUARANTINED, requestTimeoutMs: 5_000 })).toThrow(/request timeout/);
-    expect(() => makeTestClient(redis, { ...QUARANTINED, sentinelTtlMs: QUARANTINE_MS })).toThrow(/sentinelTtlMs/);
-    expect(() => makeTestClient(redis, { quarantineScope: "cluster" as never })).toThrow(/quarantineScope/);
+    expect(() => makeTestClient(redis, { ...QUARANTINED, requestTimeoutMs: 5_000 })).toThrow(
+      /request timeout/,
+    );
+    expect(() => makeTestClient(redis, { ...QUARANTINED, sentinelTtlMs: QUARANTINE_MS })).toThrow(
+      /sentinelTtlMs/,
+    );
+    expect(() => makeTestClient(redis, { quarantineScope: "cluster" as never })).toThrow(
+      /quarantineScope/,
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { Redis } from "@upstash/redis";
 import { closeAll, keyPrefix, makeNodeRedis, startStack, type Stack } from "@edgelock/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, justInTimeStrategy, type ClientOptions, type EdgelockClient } from "../src/index.ts";
+import {
+  createClient,
+  justInTimeStrategy,
+  type ClientOptions,
+  type EdgelockClient,
+} from "../src/index.ts";
 import { permitSemaphoreKeys, semaphoreKeys } from "../src/keys.ts";
 import { configure, KINDS, type WorkerClients } from "./soak/kinds.ts";
 import { allKeys, drain, measure, type RedisState } from "./soak/redis-state.ts";
@@ -42,55 +47,84 @@ afterAll(async () => {
 });
 
 async function workerClients(prefix: string, rest: boolean): Promise<WorkerClients> {
-  const redis = rest ? new Redis({ url: stack.rest.url, token: stack.rest.token }) : await makeNodeRedis(stack.redis.url);
+  const redis = rest
+    ? new Redis({ url: stack.rest.url, token: stack.rest.token })
+    : await makeNodeRedis(stack.redis.url);
   const client = createClient({ ...OPTIONS, redis, prefix });
   // three "databases" for a quorum: three prefixes on this one Redis, each its own keyspace
-  const quorum = await Promise.all([0, 1, 2].map(async (i) => createClient({ ...OPTIONS, redis: await makeNodeRedis(stack.redis.url), prefix: `${prefix}-q${i}` })));
+  const quorum = await Promise.all(
+    [0, 1, 2].map(async (i) =>
+      createClient({
+        ...OPTIONS,
+        redis: await makeNodeRedis(stack.redis.url),
+        prefix: `${prefix}-q${i}`,
+      }),
+    ),
+  );
   return { client, quorum };
 }
 
 /** Every primitive, two TCP workers and one REST worker (push over SSE) each, until `ms` from now. */
-async function contend(workers: readonly WorkerClients[], ms: number, tally: SoakTally): Promise<void> {
+async function contend(
+  workers: readonly WorkerClients[],
+  ms: number,
+  tally: SoakTally,
+): Promise<void> {
   const until = performance.now() + ms;
   await Promise.all(
-    workers.flatMap((w, i) => [...Object.keys(KINDS).map((kind) => runWorker(kind, w, until, tally)), runLatchWorker(i, w, until, tally)]),
+    workers.flatMap((w, i) => [
+      ...Object.keys(KINDS).map((kind) => runWorker(kind, w, until, tally)),
+      runLatchWorker(i, w, until, tally),
+    ]),
   );
-  await Promise.all(workers.flatMap((w) => [w.client, ...w.quorum]).map((c: EdgelockClient) => c.settled()));
+  await Promise.all(
+    workers.flatMap((w) => [w.client, ...w.quorum]).map((c: EdgelockClient) => c.settled()),
+  );
 }
 
 describe("soak", () => {
-  it(`${SECONDS} s of contention on every primitive leaves only configuration keys and no memory behind`, { timeout: (SECONDS + 150) * 1_000 }, async () => {
-    const prefix = keyPrefix();
-    const measurer = await makeNodeRedis(stack.redis.url);
-    const workers = await Promise.all([false, false, true].map((rest) => workerClients(prefix, rest)));
-    await configure(workers[0]!.client);
-    const permanent = new Set([semaphoreKeys(prefix, "sem").state, permitSemaphoreKeys(prefix, "pes").state]);
+  it(
+    `${SECONDS} s of contention on every primitive leaves only configuration keys and no memory behind`,
+    { timeout: (SECONDS + 150) * 1_000 },
+    async () => {
+      const prefix = keyPrefix();
+      const measurer = await makeNodeRedis(stack.redis.url);
+      const workers = await Promise.all(
+        [false, false, true].map((rest) => workerClients(prefix, rest)),
+      );
+      await configure(workers[0]!.client);
+      const permanent = new Set([
+        semaphoreKeys(prefix, "sem").state,
+        permitSemaphoreKeys(prefix, "pes").state,
+      ]);
 
-    // Warm up (scripts cached, connections and pub/sub set up), drain, and take the baseline.
-    await contend(workers, WARM_UP_MS, newTally());
-    expect(await drain(measurer, permanent, DRAIN_MS)).toEqual([...permanent].sort());
-    const before: RedisState = await measure(measurer);
+      // Warm up (scripts cached, connections and pub/sub set up), drain, and take the baseline.
+      await contend(workers, WARM_UP_MS, newTally());
+      expect(await drain(measurer, permanent, DRAIN_MS)).toEqual([...permanent].sort());
+      const before: RedisState = await measure(measurer);
 
-    const tally = newTally();
-    await contend(workers, SECONDS * 1_000, tally);
-    const peak = await measure(measurer);
-    const left = await drain(measurer, permanent, DRAIN_MS);
-    const after: RedisState = await measure(measurer);
+      const tally = newTally();
+      await contend(workers, SECONDS * 1_000, tally);
+      const peak = await measure(measurer);
+      const left = await drain(measurer, permanent, DRAIN_MS);
+      const after: RedisState = await measure(measurer);
 
-    const sections = Object.values(tally.sections).reduce((a, b) => a + b, 0);
-    console.info(
-      `[soak] ${SECONDS} s: ${sections} critical sections ${JSON.stringify(tally.sections)}; ` +
-        `${tally.timeouts} timeouts, ${tally.aborted} aborted, ${tally.unreachable} quorum rounds unreachable, ${tally.forgotten} never released; ` +
-        `keys ${before.keys} -> ${peak.keys} at the end of load -> ${after.keys}; ` +
-        `used_memory ${before.usedMemory} -> ${peak.usedMemory} -> ${after.usedMemory} bytes; pub/sub channels ${after.channels}`,
-    );
-    expect(tally.unexpected).toEqual([]);
-    expect(tally.occupancy.violations).toBe(0);
-    for (const kind of [...Object.keys(KINDS), "latch"]) expect(tally.sections[kind] ?? 0, kind).toBeGreaterThan(0);
-    expect(left).toEqual([...permanent].sort());
-    expect(after.keys).toBe(before.keys);
-    expect(after.channels).toBe(0);
-    expect(after.usedMemory - before.usedMemory).toBeLessThan(MEMORY_TOLERANCE_BYTES);
-    expect(await allKeys(measurer)).toEqual([...permanent].sort());
-  });
+      const sections = Object.values(tally.sections).reduce((a, b) => a + b, 0);
+      console.info(
+        `[soak] ${SECONDS} s: ${sections} critical sections ${JSON.stringify(tally.sections)}; ` +
+          `${tally.timeouts} timeouts, ${tally.aborted} aborted, ${tally.unreachable} quorum rounds unreachable, ${tally.forgotten} never released; ` +
+          `keys ${before.keys} -> ${peak.keys} at the end of load -> ${after.keys}; ` +
+          `used_memory ${before.usedMemory} -> ${peak.usedMemory} -> ${after.usedMemory} bytes; pub/sub channels ${after.channels}`,
+      );
+      expect(tally.unexpected).toEqual([]);
+      expect(tally.occupancy.violations).toBe(0);
+      for (const kind of [...Object.keys(KINDS), "latch"])
+        expect(tally.sections[kind] ?? 0, kind).toBeGreaterThan(0);
+      expect(left).toEqual([...permanent].sort());
+      expect(after.keys).toBe(before.keys);
+      expect(after.channels).toBe(0);
+      expect(after.usedMemory - before.usedMemory).toBeLessThan(MEMORY_TOLERANCE_BYTES);
+      expect(await allKeys(measurer)).toEqual([...permanent].sort());
+    },
+  );
 });

@@ -25,7 +25,8 @@ export async function runWithFaults(
   const action = ctx.faults.take(text);
   const latency = ctx.faults.latencyMs();
   const before = Math.floor(latency / 2);
-  if (action !== undefined) ctx.log(`fault ${action.kind} on ${c.req.method} ${loggedPath(c.req.path)}`);
+  if (action !== undefined)
+    ctx.log(`fault ${action.kind} on ${c.req.method} ${loggedPath(c.req.path)}`);
   await sleep(before);
   if (action?.kind === "drop-before") return dropConnection(c);
   if (action?.kind === "fail-before") return injectedFailure(c, action);

@@ -25,7 +25,13 @@ beforeAll(async () => {
   redisProcess = await startRedis();
   redis = createClient({ url: redisProcess.url });
   await redis.connect();
-  rest = createApp({ redis, token: TOKEN, enableFaults: true, maxBodyBytes: 1_024, log: (l) => lines.push(l) });
+  rest = createApp({
+    redis,
+    token: TOKEN,
+    enableFaults: true,
+    maxBodyBytes: 1_024,
+    log: (l) => lines.push(l),
+  });
   faultless = createApp({ redis, token: TOKEN });
 });
 afterAll(async () => {
@@ -35,8 +41,16 @@ afterAll(async () => {
   await redisProcess?.stop();
 });
 
-const request = (app: RestApp, path: string, init: { method?: string; headers?: Record<string, string>; body?: BodyInit } = {}) =>
-  app.app.request(path, { method: init.method ?? "POST", headers: init.headers ?? {}, ...(init.body !== undefined && { body: init.body }) });
+const request = (
+  app: RestApp,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: BodyInit } = {},
+) =>
+  app.app.request(path, {
+    method: init.method ?? "POST",
+    headers: init.headers ?? {},
+    ...(init.body !== undefined && { body: init.body }),
+  });
 
 const WRONG: Record<string, string>[] = [
   {},
@@ -52,16 +66,34 @@ const WRONG: Record<string, string>[] = [
 describe("rest-server security", () => {
   it("answers 401 to a missing or wrong token on every endpoint, and runs nothing", async () => {
     const key = uniqueKey("unauth");
-    const paths = ["/", "/pipeline", "/multi-exec", `/set/${key}/v`, `/subscribe/${CHANNEL}`, "/__edgelock/stats", "/__edgelock/faults", "/__edgelock/flush-scripts"];
+    const paths = [
+      "/",
+      "/pipeline",
+      "/multi-exec",
+      `/set/${key}/v`,
+      `/subscribe/${CHANNEL}`,
+      "/__edgelock/stats",
+      "/__edgelock/faults",
+      "/__edgelock/flush-scripts",
+    ];
     for (const headers of WRONG) {
       for (const path of paths) {
         const res = await request(rest, path, { headers, body: JSON.stringify(["SET", key, "v"]) });
         expect(res.status, `${path} with ${JSON.stringify(headers)}`).toBe(401);
       }
-      expect((await request(rest, `/?_token=${TOKEN}x`, { headers, body: '["PING"]' })).status).toBe(401);
+      expect(
+        (await request(rest, `/?_token=${TOKEN}x`, { headers, body: '["PING"]' })).status,
+      ).toBe(401);
     }
     expect(await redis.exists(key)).toBe(0);
-    expect((await request(rest, "/", { headers: { authorization: `Bearer ${TOKEN}` }, body: '["PING"]' })).status).toBe(200);
+    expect(
+      (
+        await request(rest, "/", {
+          headers: { authorization: `Bearer ${TOKEN}` },
+          body: '["PING"]',
+        })
+      ).status,
+    ).toBe(200);
     expect((await request(rest, `/?_token=${TOKEN}`, { body: '["PING"]' })).status).toBe(200);
   });
 
@@ -83,15 +115,32 @@ describe("rest-server security", () => {
         controller.close();
       },
     });
-    const streamed = await rest.app.request("/", { method: "POST", headers, body: chunks, duplex: "half" } as RequestInit);
+    const streamed = await rest.app.request("/", {
+      method: "POST",
+      headers,
+      body: chunks,
+      duplex: "half",
+    } as RequestInit);
     expect(streamed.status).toBe(413);
-    expect((await request(rest, "/__edgelock/faults", { headers, body: JSON.stringify([{ kind: "hang", match: "x".repeat(2_000) }]) })).status).toBe(413);
+    expect(
+      (
+        await request(rest, "/__edgelock/faults", {
+          headers,
+          body: JSON.stringify([{ kind: "hang", match: "x".repeat(2_000) }]),
+        })
+      ).status,
+    ).toBe(413);
   });
 
   it("serves no fault control unless enableFaults was given", async () => {
     const headers = { authorization: `Bearer ${TOKEN}` };
-    expect((await request(faultless, "/__edgelock/faults", { headers, body: '{"kind":"fail-before"}' })).status).toBe(404);
-    expect((await request(faultless, "/__edgelock/faults", { method: "GET", headers })).status).toBe(404);
+    expect(
+      (await request(faultless, "/__edgelock/faults", { headers, body: '{"kind":"fail-before"}' }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await request(faultless, "/__edgelock/faults", { method: "GET", headers })).status,
+    ).toBe(404);
     expect((await request(faultless, "/__edgelock/flush-scripts", { headers })).status).toBe(404);
     await expect(faultless.faults.add({ kind: "fail-before" })).rejects.toThrow();
     expect((await request(faultless, "/", { headers, body: '["PING"]' })).status).toBe(200);
@@ -116,10 +165,25 @@ describe("rest-server security", () => {
 
   it("the CLI with --verbose prints no token and no owner id", async () => {
     const dir = fileURLToPath(new URL("..", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "--verbose", "--port", "0", "--redis-url", redisProcess.url, "--token", TOKEN], {
-      cwd: dir,
-      env: { ...process.env, EDGELOCK_REST_TOKEN: "", UPSTASH_REDIS_REST_TOKEN: "" },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "src/cli.ts",
+        "--verbose",
+        "--port",
+        "0",
+        "--redis-url",
+        redisProcess.url,
+        "--token",
+        TOKEN,
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, EDGELOCK_REST_TOKEN: "", UPSTASH_REDIS_REST_TOKEN: "" },
+      },
+    );
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (out += c.toString()));
@@ -136,10 +200,21 @@ describe("rest-server security", () => {
         });
       });
       await fetch(`${url}/?_token=${TOKEN}`, { method: "POST", body: '["PING"]' });
-      await fetch(`${url}/`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: '["PING"]' });
-      await fetch(`${url}/`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}-wrong` }, body: '["PING"]' });
+      await fetch(`${url}/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: '["PING"]',
+      });
+      await fetch(`${url}/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}-wrong` },
+        body: '["PING"]',
+      });
       const controller = new AbortController();
-      const sub = await fetch(`${url}/subscribe/${encodeURIComponent(CHANNEL)}`, { headers: { authorization: `Bearer ${TOKEN}` }, signal: controller.signal });
+      const sub = await fetch(`${url}/subscribe/${encodeURIComponent(CHANNEL)}`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+        signal: controller.signal,
+      });
       expect(sub.status).toBe(200);
       controller.abort();
       await new Promise((r) => setTimeout(r, 200)); // let the last log lines out

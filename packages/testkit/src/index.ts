@@ -35,6 +35,12 @@ export {
   type StartRedisOptions,
 } from "./redis/start-redis.ts";
 export {
+  migrateSlot,
+  ownerOf,
+  type MigrateSlotOptions,
+  type SlotMigration,
+} from "./redis/migrate-slot.ts";
+export {
   startCluster,
   type RedisClusterProcess,
   type StartClusterOptions,

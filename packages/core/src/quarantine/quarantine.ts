@@ -13,7 +13,11 @@ export interface QuarantineConfig {
   readonly sentinelTtlMs: number;
 }
 
-export const DEFAULT_QUARANTINE = Object.freeze({ ms: 0, scope: "prefix" as QuarantineScope, sentinelTtlMs: 1_209_600_000 });
+export const DEFAULT_QUARANTINE = Object.freeze({
+  ms: 0,
+  scope: "prefix" as QuarantineScope,
+  sentinelTtlMs: 1_209_600_000,
+});
 
 /**
  * Longest time a holder may trust a grant without renewing it: the default lease, the claim window
@@ -32,14 +36,24 @@ export interface TrustLimits {
  * them would let a new holder in while a holder from before the loss still trusts its grant.
  */
 export function resolveQuarantine(
-  o: { readonly quarantineMs?: unknown; readonly quarantineScope?: unknown; readonly sentinelTtlMs?: unknown },
+  o: {
+    readonly quarantineMs?: unknown;
+    readonly quarantineScope?: unknown;
+    readonly sentinelTtlMs?: unknown;
+  },
   limits: TrustLimits,
 ): QuarantineConfig {
   const d = DEFAULT_QUARANTINE;
   const ms = validateMs("options.quarantineMs", o.quarantineMs ?? d.ms);
   const scope = o.quarantineScope ?? d.scope;
-  if (scope !== "prefix" && scope !== "slot") throw new InvalidArgumentError("options.quarantineScope", `must be "prefix" or "slot", got ${String(scope)}`);
-  const sentinelTtlMs = validateMs("options.sentinelTtlMs", o.sentinelTtlMs ?? d.sentinelTtlMs, { min: ms + 1 });
+  if (scope !== "prefix" && scope !== "slot")
+    throw new InvalidArgumentError(
+      "options.quarantineScope",
+      `must be "prefix" or "slot", got ${String(scope)}`,
+    );
+  const sentinelTtlMs = validateMs("options.sentinelTtlMs", o.sentinelTtlMs ?? d.sentinelTtlMs, {
+    min: ms + 1,
+  });
   const floor = Math.max(limits.leaseMs, limits.claimWindowMs, limits.returnWithinMs);
   if (ms > 0 && ms < floor) {
     throw new InvalidArgumentError(
@@ -55,7 +69,9 @@ export function resolveQuarantine(
  * touches it, so the bare key base of the name stands in (in the name's slot; no key of its own).
  */
 export function quarantineKey(ctx: ClientContext, name: string): string {
-  return ctx.quarantine.ms > 0 ? sentinelKey(ctx.prefix, name, ctx.quarantine.scope) : keyBase(ctx.prefix, name);
+  return ctx.quarantine.ms > 0
+    ? sentinelKey(ctx.prefix, name, ctx.quarantine.scope)
+    : keyBase(ctx.prefix, name);
 }
 
 /** The ARGV pair every granting script takes after its own: quarantine ms, sentinel ttl ms. */
@@ -64,10 +80,17 @@ export function quarantineArgs(ctx: ClientContext): [number, number] {
 }
 
 /** With the quarantine on, no lease may outlast it: the guarantee rests on that bound. */
-export function checkLeaseWithinQuarantine(ctx: ClientContext, argument: string, leaseMs: number): void {
+export function checkLeaseWithinQuarantine(
+  ctx: ClientContext,
+  argument: string,
+  leaseMs: number,
+): void {
   const q = ctx.quarantine.ms;
   if (q > 0 && leaseMs > q) {
-    throw new InvalidArgumentError(argument, `must be at most the client's quarantineMs (${q} ms) while the restart quarantine is on, got ${leaseMs} ms`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be at most the client's quarantineMs (${q} ms) while the restart quarantine is on, got ${leaseMs} ms`,
+    );
   }
 }
 
@@ -76,14 +99,21 @@ export function checkLeaseWithinQuarantine(ctx: ClientContext, argument: string,
  * database are not quarantined. Only for a database no holder has used yet (first deploy): after
  * a data loss it would switch the quarantine's protection off.
  */
-export async function initializeSentinels(ctx: ClientContext): Promise<{ written: number; existing: number }> {
+export async function initializeSentinels(
+  ctx: ClientContext,
+): Promise<{ written: number; existing: number }> {
   const keys = allSentinelKeys(ctx.prefix, ctx.quarantine.scope);
   let written = 0;
   let next = 0;
   const worker = async () => {
     while (next < keys.length) {
       const key = keys[next++]!;
-      const call = { operation: "initialize quarantine sentinel", keys: [key], args: [ctx.quarantine.sentinelTtlMs], retrySafe: true };
+      const call = {
+        operation: "initialize quarantine sentinel",
+        keys: [key],
+        args: [ctx.quarantine.sentinelTtlMs],
+        retrySafe: true,
+      };
       const { reply } = await evalScript(ctx.backend, initializeScript, call, ctx.policy, ctx.emit);
       if (Array.isArray(reply) && Number(reply[0]) === 1) written++;
     }

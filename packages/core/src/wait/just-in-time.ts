@@ -13,11 +13,12 @@ export const DEFAULT_JUST_IN_TIME = Object.freeze({ maxMs: 2_000, baseMs: 20 });
  * The default strategy: poll when the server's hints say the lock will be ours, not on a timer.
  * The release hands the lock straight to the queue head, so a head whose poll reaches the server
  * just after the release already owns the lock: the hand-off then costs one round trip, as with
- * push. Each waiter aims its next poll at the server time it expects its grant — its position
- * times the mean hold, minus the current hold's age — and sends it one round trip early. The
- * aim is set a little late, by how irregular holds are, because an early poll costs a whole round
- * trip of idle lock while a late one costs only its lateness. With a live push stream the poll
- * is only a safety net, sent just inside the claim window.
+ * push. The head aims its poll at the expected release (mean hold minus the current hold's age),
+ * sent one measured round trip early and set a little late, by how irregular holds are: an early
+ * poll costs up to a whole round trip of idle lock, a late one only its lateness. A waiter further
+ * back first arrives about half a cycle after it becomes head, so two polls serve any queue
+ * length. With a push stream the poll is only a safety net, sent just inside the claim window.
+ * Without hints yet (a fresh name, or a primitive that gives none): backoff with full jitter.
  */
 export function justInTimeStrategy(options: JustInTimeOptions = {}): WaitStrategy {
   const { maxMs, baseMs } = { ...DEFAULT_JUST_IN_TIME, ...options };
@@ -65,7 +66,7 @@ function pollDelay(h: WaitHint): number {
 
 /**
  * How late to aim. Arriving early by less than a round trip costs the rest of that round trip;
- * arriving late costs the lateness. For a spread σ the balance lies near σ·ln(rtt/σ).
+ * arriving late costs the lateness. For a spread σ the balance lies near 0.8·σ·ln(rtt/σ).
  */
 function lateBias(spread: number, rtt: number): number {
   if (spread <= 0 || rtt <= spread) return 0;

@@ -26,15 +26,44 @@ export interface Kind {
   take(w: WorkerClients, o: TakeOptions): Promise<{ release(): Promise<void> }>;
 }
 
-const lease = (o: TakeOptions) => ({ waitMs: o.waitMs, ...(o.leaseMs !== undefined && { leaseMs: o.leaseMs }), ...(o.signal && { signal: o.signal }) });
+const lease = (o: TakeOptions) => ({
+  waitMs: o.waitMs,
+  ...(o.leaseMs !== undefined && { leaseMs: o.leaseMs }),
+  ...(o.signal && { signal: o.signal }),
+});
 
 /** Every primitive the soak drives (the latch has its own loop: it has no critical section). */
 export const KINDS: Readonly<Record<string, Kind>> = {
-  lock: { resource: "lock", weight: 1, limit: 1, leased: true, take: (w, o) => w.client.lock("lock").acquire(lease(o)) },
-  fair: { resource: "fair", weight: 1, limit: 1, leased: true, take: (w, o) => w.client.fairLock("fair").acquire(lease(o)) },
+  lock: {
+    resource: "lock",
+    weight: 1,
+    limit: 1,
+    leased: true,
+    take: (w, o) => w.client.lock("lock").acquire(lease(o)),
+  },
+  fair: {
+    resource: "fair",
+    weight: 1,
+    limit: 1,
+    leased: true,
+    take: (w, o) => w.client.fairLock("fair").acquire(lease(o)),
+  },
   // writers pause longer: with writer preference, eager writers would starve the readers
-  write: { resource: "rw", weight: WRITER, limit: WRITER, leased: true, thinkMs: [50, 150], take: (w, o) => w.client.readWriteLock("rw").write.acquire(lease(o)) },
-  read: { resource: "rw", weight: 1, limit: WRITER - 1, leased: true, take: (w, o) => w.client.readWriteLock("rw").read.acquire(lease(o)) },
+  write: {
+    resource: "rw",
+    weight: WRITER,
+    limit: WRITER,
+    leased: true,
+    thinkMs: [50, 150],
+    take: (w, o) => w.client.readWriteLock("rw").write.acquire(lease(o)),
+  },
+  read: {
+    resource: "rw",
+    weight: 1,
+    limit: WRITER - 1,
+    leased: true,
+    take: (w, o) => w.client.readWriteLock("rw").read.acquire(lease(o)),
+  },
   multi: {
     resource: "multi",
     weight: 1,
@@ -48,11 +77,26 @@ export const KINDS: Readonly<Record<string, Kind>> = {
     weight: 1,
     limit: 2,
     leased: false,
-    take: (w, o) => w.client.semaphore("sem").acquire({ waitMs: o.waitMs, ...(o.signal && { signal: o.signal }) }),
+    take: (w, o) =>
+      w.client
+        .semaphore("sem")
+        .acquire({ waitMs: o.waitMs, ...(o.signal && { signal: o.signal }) }),
   },
-  permit: { resource: "pes", weight: 1, limit: 2, leased: true, take: (w, o) => w.client.permitExpirableSemaphore("pes").acquire(lease(o)) },
+  permit: {
+    resource: "pes",
+    weight: 1,
+    limit: 2,
+    leased: true,
+    take: (w, o) => w.client.permitExpirableSemaphore("pes").acquire(lease(o)),
+  },
   // Redlock's per-request timeout would be lease / 10: too short for two cores shared with other tests
-  quorum: { resource: "quorum", weight: 1, limit: 1, leased: true, take: (w, o) => quorumLock(w.quorum, "quorum", { requestTimeoutMs: 400 }).acquire(lease(o)) },
+  quorum: {
+    resource: "quorum",
+    weight: 1,
+    limit: 1,
+    leased: true,
+    take: (w, o) => quorumLock(w.quorum, "quorum", { requestTimeoutMs: 400 }).acquire(lease(o)),
+  },
 };
 
 /** Configuration the soak sets once: permanent by design (Redisson's semaphores keep theirs too). */

@@ -19,7 +19,10 @@ export async function allKeys(redis: NodeRedisClient): Promise<string[]> {
   const keys: string[] = [];
   let cursor = "0";
   do {
-    const [next, batch] = (await redis.sendCommand(["SCAN", cursor, "COUNT", "1000"])) as [string, string[]];
+    const [next, batch] = (await redis.sendCommand(["SCAN", cursor, "COUNT", "1000"])) as [
+      string,
+      string[],
+    ];
     cursor = next;
     keys.push(...batch);
   } while (cursor !== "0");
@@ -30,7 +33,11 @@ export async function allKeys(redis: NodeRedisClient): Promise<string[]> {
  * Waits until only `permanent` keys remain (every TTL has run out and Redis has reclaimed the
  * keys); resolves with what is left either way, so a failure shows the leaked keys.
  */
-export async function drain(redis: NodeRedisClient, permanent: ReadonlySet<string>, timeoutMs: number): Promise<string[]> {
+export async function drain(
+  redis: NodeRedisClient,
+  permanent: ReadonlySet<string>,
+  timeoutMs: number,
+): Promise<string[]> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const keys = await allKeys(redis);

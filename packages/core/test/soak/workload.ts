@@ -14,7 +14,15 @@ export interface SoakTally {
 }
 
 export function newTally(): SoakTally {
-  return { sections: {}, timeouts: 0, aborted: 0, unreachable: 0, forgotten: 0, unexpected: [], occupancy: new Occupancy() };
+  return {
+    sections: {},
+    timeouts: 0,
+    aborted: 0,
+    unreachable: 0,
+    forgotten: 0,
+    unexpected: [],
+    occupancy: new Occupancy(),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -25,7 +33,12 @@ const between = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
  * time so the soak shares two CPU cores with other tests. Some holds are kept alive by the
  * keeper, some waits are aborted, some fixed leases are never released (they must expire).
  */
-export async function runWorker(name: string, w: WorkerClients, until: number, t: SoakTally): Promise<void> {
+export async function runWorker(
+  name: string,
+  w: WorkerClients,
+  until: number,
+  t: SoakTally,
+): Promise<void> {
   const kind = KINDS[name]!;
   while (performance.now() < until) {
     try {
@@ -43,7 +56,11 @@ export async function runWorker(name: string, w: WorkerClients, until: number, t
 async function oneSection(name: string, kind: Kind, w: WorkerClients, t: SoakTally): Promise<void> {
   const roll = Math.random();
   const keepAlive = kind.leased && roll < 0.1;
-  const o: TakeOptions = { waitMs: 1_000, ...(!keepAlive && { leaseMs: 1_000 }), ...(roll > 0.95 && { signal: AbortSignal.timeout(Math.round(between(0, 30))) }) };
+  const o: TakeOptions = {
+    waitMs: 1_000,
+    ...(!keepAlive && { leaseMs: 1_000 }),
+    ...(roll > 0.95 && { signal: AbortSignal.timeout(Math.round(between(0, 30))) }),
+  };
   const held = await kind.take(w, o);
   t.occupancy.enter(kind.resource, kind.weight, kind.limit);
   // a kept-alive hold lasts past one renewal (lease / 3), so the keeper runs too
@@ -58,7 +75,12 @@ async function oneSection(name: string, kind: Kind, w: WorkerClients, t: SoakTal
 }
 
 /** A latch per round: set to 2, counted down by two parties at once, awaited open. */
-export async function runLatchWorker(id: number, w: WorkerClients, until: number, t: SoakTally): Promise<void> {
+export async function runLatchWorker(
+  id: number,
+  w: WorkerClients,
+  until: number,
+  t: SoakTally,
+): Promise<void> {
   for (let round = 0; performance.now() < until; round++) {
     try {
       const latch = w.client.countDownLatch(`latch-${id}-${round % 3}`);

@@ -1,0 +1,84 @@
+import { makeNodeRedis, type RedisClusterProcess } from "@edgelock/testkit";
+import { describe, expect, it } from "vitest";
+import { resolveBackend, type Backend } from "../../src/index.ts";
+
+/**
+ * Replies that say a request spanned slots: CROSSSLOT for declared keys, and the script errors
+ * Redis raises when a script touches an undeclared key of another slot or node.
+ */
+const SLOT_ERROR = /CROSSSLOT|do not hash to the same slot|non local key/i;
+
+/** Counts the slot errors every wrapped backend saw (client side, both transports). */
+export class SlotErrorTally {
+  count = 0;
+  readonly samples: string[] = [];
+
+  /** `redis` as the engine would resolve it, with every error reply checked on the way. */
+  wrap(redis: unknown): Backend {
+    const inner = resolveBackend(redis);
+    const command: Backend["command"] = async (args, signal) => {
+      try {
+        return await inner.command(args, signal);
+      } catch (error) {
+        if (SLOT_ERROR.test(String((error as Error)?.message))) {
+          this.count++;
+          if (this.samples.length < 5) this.samples.push(`${String(args[0])}: ${(error as Error).message}`);
+        }
+        throw error;
+      }
+    };
+    // Push (REST's SSE) passes through, so waiters behave as they do unwrapped.
+    return inner.subscribe ? { kind: inner.kind, command, subscribe: inner.subscribe.bind(inner) } : { kind: inner.kind, command };
+  }
+}
+
+/** Errors of one kind every node of the cluster answered since it started (Redis' INFO errorstats). */
+export async function errorStat(cluster: RedisClusterProcess, prefix: string): Promise<number> {
+  let total = 0;
+  for (const url of cluster.urls) {
+    const client = await makeNodeRedis(url);
+    const info = String(await client.sendCommand(["INFO", "errorstats"]));
+    total += Number(new RegExp(`^errorstat_${prefix}:count=(\\d+)`, "m").exec(info)?.[1] ?? 0);
+    client.destroy();
+  }
+  return total;
+}
+
+/** What the cluster runs do not run, and why: listed as skipped tests, so the reason is in every report. */
+export const CLUSTER_SKIPS: readonly { readonly suite: string; readonly reason: string }[] = [
+  {
+    suite: "QuorumLock (quorum.tcp.test.ts, quorum.rest.test.ts)",
+    reason:
+      "a quorum needs independent databases that fail independently; the masters of one cluster are one database, " +
+      "so a quorum over them proves nothing. The quorum runs over separate redis-servers.",
+  },
+];
+
+export function declareClusterSkips(): void {
+  describe("not run on Redis Cluster", () => {
+    for (const skip of CLUSTER_SKIPS) it.skip(`${skip.suite}: ${skip.reason}`, () => undefined);
+  });
+}
+
+/**
+ * Last in a file: no request of the suites before it spanned slots, by the client-side tally and
+ * by every node's own count; then a control request that does span slots is seen by both, so a
+ * 0 means none happened rather than none could be seen.
+ */
+export function declareSlotAudit(label: string, tally: SlotErrorTally, cluster: () => RedisClusterProcess, makeRedis: () => Promise<unknown> | unknown): void {
+  describe(`${label}: slots`, () => {
+    it("no request of any suite spanned slots (0 CROSSSLOT, client side and in every node's errorstats)", async () => {
+      expect(tally.samples).toEqual([]);
+      expect(tally.count).toBe(0);
+      expect(await errorStat(cluster(), "CROSSSLOT")).toBe(0);
+    });
+
+    it("control: a script whose keys span slots is refused with CROSSSLOT, and counted by both", async () => {
+      const backend = tally.wrap(await makeRedis());
+      const spanning = backend.command(["EVAL", "return 1", 2, "{a}:x", "{b}:y"], new AbortController().signal);
+      await expect(spanning).rejects.toThrow(/CROSSSLOT/);
+      expect(tally.count).toBe(1);
+      expect(await errorStat(cluster(), "CROSSSLOT")).toBe(1);
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import { closeAll, makeNodeRedisCluster, startCluster, type RedisClusterProcess } from "@edgelock/testkit";
+import { afterAll, beforeAll } from "vitest";
+import { runFairLockConformance } from "../conformance/fair-lock.conformance.ts";
+import { runInspectConformance } from "../conformance/inspect.conformance.ts";
+import { runLatchConformance } from "../conformance/latch.conformance.ts";
+import { runLockConformance } from "../conformance/lock.conformance.ts";
+import { runMultiLockConformance } from "../conformance/multi-lock.conformance.ts";
+import { runPermitSemaphoreConformance } from "../conformance/permit-semaphore.conformance.ts";
+import { runReadWriteLockConformance } from "../conformance/read-write-lock.conformance.ts";
+import { runSemaphoreConformance } from "../conformance/semaphore.conformance.ts";
+import { declareClusterSkips, declareSlotAudit, SlotErrorTally } from "./cluster-support.ts";
+import { runTaggedNamesSuite } from "./tagged-names.ts";
+
+// Every conformance suite on a real 3-master Redis Cluster, through node-redis' cluster client
+// (which follows MOVED and ASK). One cluster for the whole file.
+
+let cluster: RedisClusterProcess;
+const tally = new SlotErrorTally();
+
+beforeAll(async () => {
+  cluster = await startCluster({ masters: 3 });
+});
+afterAll(async () => {
+  await closeAll();
+  await cluster?.close();
+});
+
+const connect = () => makeNodeRedisCluster(cluster.urls);
+const target = {
+  name: "Redis Cluster, TCP (node-redis createCluster)",
+  makeRedis: async () => tally.wrap(await connect()),
+};
+
+runLockConformance(target);
+runFairLockConformance(target);
+runReadWriteLockConformance(target);
+runMultiLockConformance(target);
+runSemaphoreConformance(target);
+runPermitSemaphoreConformance(target);
+runLatchConformance(target);
+runInspectConformance(target);
+runTaggedNamesSuite(target);
+declareClusterSkips();
+
+declareSlotAudit("Redis Cluster, TCP", tally, () => cluster, connect);
