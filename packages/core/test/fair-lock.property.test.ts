@@ -1,13 +1,13 @@
-import { Redis } from "@upstash/redis";
-import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { fairLockOps } from "../src/fair-lock/ops.ts";
 import { randomId } from "../src/ids.ts";
 import { resolveBackend } from "../src/index.ts";
 import { fairLockKeys } from "../src/keys.ts";
 import type { LockRef } from "../src/lock/ops.ts";
 import { FairLockModel } from "./model/fair-lock-model.ts";
+import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -115,24 +115,10 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
 }
 
 describe("FairLock scripts against the reference model (fast-check)", () => {
-  it("TCP: random attempts, releases, deaths, departures and expiries from 3 owners", async () => {
-    const redis = await makeNodeRedis(harness().redisUrl);
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), (ops) =>
-        runSequence(redis, ops),
-      ),
-      { numRuns: 200 },
-    );
-  });
-
-  it("REST: the same property through @upstash/redis and the rest-server", async () => {
-    const env = harness();
-    const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) =>
-        runSequence(redis, ops),
-      ),
-      { numRuns: 30 },
-    );
-  });
+  itOverBothTransports(
+    "random attempts, releases, deaths, departures and expiries from 3 owners",
+    opArb,
+    { tcp: { maxLength: 60, numRuns: 200 }, rest: { maxLength: 40, numRuns: 30 } },
+    { tcp: runSequence, rest: runSequence },
+  );
 });

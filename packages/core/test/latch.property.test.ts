@@ -1,10 +1,10 @@
-import { Redis } from "@upstash/redis";
-import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { latchKeys } from "../src/keys.ts";
 import { countDownOnce, type LatchRef } from "../src/latch/ops.ts";
 import { LatchModel } from "./model/latch-model.ts";
+import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -51,24 +51,10 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
 }
 
 describe("CountDownLatch against its reference model (fast-check)", () => {
-  it("TCP: random set / countDown / replayed countDown sequences", async () => {
-    const redis = await makeNodeRedis(harness().redisUrl);
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) =>
-        runSequence(redis, ops),
-      ),
-      { numRuns: 40 },
-    );
-  });
-
-  it("REST: the same property through @upstash/redis and the rest-server", async () => {
-    const env = harness();
-    const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 30 }), (ops) =>
-        runSequence(redis, ops),
-      ),
-      { numRuns: 15 },
-    );
-  });
+  itOverBothTransports(
+    "random set / countDown / replayed countDown sequences",
+    opArb,
+    { tcp: { maxLength: 40, numRuns: 40 }, rest: { maxLength: 30, numRuns: 15 } },
+    { tcp: runSequence, rest: runSequence },
+  );
 });

@@ -1,10 +1,10 @@
-import { Redis } from "@upstash/redis";
-import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { NotHeldError, type HeldLock, type Lock } from "../src/index.ts";
 import { lockKeys } from "../src/keys.ts";
 import { LockModel } from "./model/lock-model.ts";
+import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -64,20 +64,13 @@ async function runSequence(redis: unknown, raw: { del(key: string): Promise<unkn
 }
 
 describe("Lock against its reference model (fast-check)", () => {
-  it("TCP: random acquire / release / extend / expire sequences from 3 owners", async () => {
-    const redis = await makeNodeRedis(harness().redisUrl);
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) => runSequence(redis, { del: (k) => redis.del(k) }, ops)),
-      { numRuns: 40 },
-    );
-  });
-
-  it("REST: the same property through @upstash/redis and the rest-server", async () => {
-    const env = harness();
-    const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 30 }), (ops) => runSequence(redis, { del: (k) => redis.del(k) }, ops)),
-      { numRuns: 15 },
-    );
-  });
+  itOverBothTransports(
+    "random acquire / release / extend / expire sequences from 3 owners",
+    opArb,
+    { tcp: { maxLength: 40, numRuns: 40 }, rest: { maxLength: 30, numRuns: 15 } },
+    {
+      tcp: (redis, ops) => runSequence(redis, { del: (k) => redis.del(k) }, ops),
+      rest: (redis, ops) => runSequence(redis, { del: (k) => redis.del(k) }, ops),
+    },
+  );
 });

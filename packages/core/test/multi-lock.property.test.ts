@@ -1,10 +1,10 @@
-import { Redis } from "@upstash/redis";
-import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { NotHeldError } from "../src/index.ts";
 import { lockKeys } from "../src/keys.ts";
 import { MultiLockModel } from "./model/multi-lock-model.ts";
+import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -86,20 +86,13 @@ async function runSequence(redis: unknown, del: (key: string) => Promise<unknown
 }
 
 describe("MultiLock against its reference model (fast-check)", () => {
-  it("TCP: random multi/plain acquires, releases, extends and expiries from 3 owners", async () => {
-    const redis = await makeNodeRedis(harness().redisUrl);
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 35 }), (ops) => runSequence(redis, (k) => redis.del(k), ops)),
-      { numRuns: 30 },
-    );
-  });
-
-  it("REST: the same property through @upstash/redis and the rest-server", async () => {
-    const env = harness();
-    const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 25 }), (ops) => runSequence(redis, (k) => redis.del(k), ops)),
-      { numRuns: 10 },
-    );
-  });
+  itOverBothTransports(
+    "random multi/plain acquires, releases, extends and expiries from 3 owners",
+    opArb,
+    { tcp: { maxLength: 35, numRuns: 30 }, rest: { maxLength: 25, numRuns: 10 } },
+    {
+      tcp: (redis, ops) => runSequence(redis, (k) => redis.del(k), ops),
+      rest: (redis, ops) => runSequence(redis, (k) => redis.del(k), ops),
+    },
+  );
 });

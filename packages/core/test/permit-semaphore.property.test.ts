@@ -1,10 +1,10 @@
-import { Redis } from "@upstash/redis";
-import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { NotHeldError, type Permit } from "../src/index.ts";
 import { permitSemaphoreKeys } from "../src/keys.ts";
 import { PermitSemaphoreModel, type ModelPermit } from "./model/permit-semaphore-model.ts";
+import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -91,26 +91,19 @@ async function runSequence(redis: unknown, expireRaw: Expire, ops: Op[]): Promis
 }
 
 describe("PermitExpirableSemaphore against its reference model (fast-check)", () => {
-  it("TCP: random set / add / acquire / release / expire sequences", async () => {
-    const redis = await makeNodeRedis(harness().redisUrl);
-    const expire: Expire = (key, id) => redis.zAdd(key, { score: 0, value: id }, { XX: true });
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) =>
-        runSequence(redis, expire, ops),
-      ),
-      { numRuns: 40 },
-    );
-  });
-
-  it("REST: the same property through @upstash/redis and the rest-server", async () => {
-    const env = harness();
-    const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    const expire: Expire = (key, id) => redis.zadd(key, { xx: true }, { score: 0, member: id });
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 30 }), (ops) =>
-        runSequence(redis, expire, ops),
-      ),
-      { numRuns: 15 },
-    );
-  });
+  itOverBothTransports(
+    "random set / add / acquire / release / expire sequences",
+    opArb,
+    { tcp: { maxLength: 40, numRuns: 40 }, rest: { maxLength: 30, numRuns: 15 } },
+    {
+      tcp: (redis, ops) => {
+        const expire: Expire = (key, id) => redis.zAdd(key, { score: 0, value: id }, { XX: true });
+        return runSequence(redis, expire, ops);
+      },
+      rest: (redis, ops) => {
+        const expire: Expire = (key, id) => redis.zadd(key, { xx: true }, { score: 0, member: id });
+        return runSequence(redis, expire, ops);
+      },
+    },
+  );
 });

@@ -1,11 +1,11 @@
-import { Redis } from "@upstash/redis";
-import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
+import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { NotHeldError, PermitsRefusedError, type SemaphoreHold } from "../src/index.ts";
 import { semaphoreKeys } from "../src/keys.ts";
 import { changeOnce, type SemaphoreRef } from "../src/semaphore/ops.ts";
 import { SemaphoreModel, type ModelSemaphoreHold } from "./model/semaphore-model.ts";
+import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -107,24 +107,10 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
 }
 
 describe("Semaphore against its reference model (fast-check)", () => {
-  it("TCP: random set / add / acquire / release / replay sequences", async () => {
-    const redis = await makeNodeRedis(harness().redisUrl);
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 40 }), (ops) =>
-        runSequence(redis, ops),
-      ),
-      { numRuns: 40 },
-    );
-  });
-
-  it("REST: the same property through @upstash/redis and the rest-server", async () => {
-    const env = harness();
-    const redis = new Redis({ url: env.restUrl, token: env.restToken });
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 30 }), (ops) =>
-        runSequence(redis, ops),
-      ),
-      { numRuns: 15 },
-    );
-  });
+  itOverBothTransports(
+    "random set / add / acquire / release / replay sequences",
+    opArb,
+    { tcp: { maxLength: 40, numRuns: 40 }, rest: { maxLength: 30, numRuns: 15 } },
+    { tcp: runSequence, rest: runSequence },
+  );
 });

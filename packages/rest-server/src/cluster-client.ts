@@ -25,7 +25,7 @@ export interface RestRedisCluster {
   nodeClient(node: ClusterNodeLike): Promise<{
     sendCommand(args: string[], options?: SendOptions): Promise<unknown>;
   }>;
-  duplicate(): unknown;
+  duplicate(overrides: { minimizeConnections: boolean }): unknown;
 }
 
 /**
@@ -35,7 +35,7 @@ export interface RestRedisCluster {
  * one slot only if its caller tagged them so; otherwise Redis answers CROSSSLOT, as it should.
  * Transactions (`/multi-exec`) are refused: their commands go out one by one on a shared
  * connection, which a cluster client cannot pin to one node. Subscribers are duplicates of the
- * cluster client (PUBLISH reaches every node).
+ * cluster client (PUBLISH reaches every node, so any node serves them).
  */
 export function clusterRedisClient(cluster: RestRedisCluster): RestRedisClient {
   const sendCommand = async (args: readonly unknown[], options?: SendOptions): Promise<unknown> => {
@@ -62,5 +62,7 @@ export function clusterRedisClient(cluster: RestRedisCluster): RestRedisClient {
   };
   // The app reads replies and subscribers only through what both client kinds share; the cast
   // states that once, here.
-  return { sendCommand, duplicate: () => cluster.duplicate() } as unknown as RestRedisClient;
+  // A subscriber needs one connection, not one per master.
+  const duplicate = () => cluster.duplicate({ minimizeConnections: true });
+  return { sendCommand, duplicate } as unknown as RestRedisClient;
 }

@@ -19,7 +19,8 @@ export function upstashRequesterBackend(requester: RequesterLike): Backend {
         reply = await requester.request({ body: args, signal });
       } catch (cause) {
         const message = withoutCommand(cause instanceof Error ? cause.message : String(cause));
-        if (/^ERR|NOSCRIPT|WRONGTYPE|BUSY/i.test(message)) throw new ReplyError(message);
+        // Error replies, Redis Cluster's included (behind a rest-server fronting a cluster).
+        if (/^ERR|NOSCRIPT|WRONGTYPE|BUSY|TRYAGAIN|CLUSTERDOWN|CROSSSLOT/i.test(message)) throw new ReplyError(message);
         // The cause is rebuilt from the cleaned message: the original quotes the command.
         throw new TransportError("request failed", { ambiguous: true, cause: cause instanceof Error ? new Error(message) : cause });
       }

@@ -13,21 +13,7 @@
 local lock_key, fence_key, queue_key, deadlines_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, op_ttl, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 
-local previous = op_get(op_key)
-if previous == 'x' then return {0} end
-redis.call('SET', op_key, 'x', 'PX', op_ttl)
-redis.call('ZREM', queue_key, owner)
-redis.call('ZREM', deadlines_key, owner)
-
-local state = redis.call('HMGET', lock_key, 'o', 'f', 'g')
-if state[1] ~= owner then return {0} end
-local took = previous and string.format('%.0f', previous[2]) == state[2]
-if not took and state[3] ~= '1' then return {0} end
-
-if took and state[3] ~= '1' then
-  -- give back the one level this operation took; other holds of the same owner stay
-  if redis.call('HINCRBY', lock_key, 'c', -1) > 0 then return {1} end
-end
+-- @include ../lock/_abandon-take.lua
 redis.call('DEL', lock_key)
 grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 return {1}

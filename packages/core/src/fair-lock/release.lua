@@ -15,16 +15,6 @@ local lock_key, fence_key, queue_key, deadlines_key, stats_key, op_key = KEYS[1]
 local owner, fence = ARGV[1], ARGV[2]
 local op_ttl, fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6])
 
-local previous = op_get(op_key)
-if previous and previous ~= 'x' then return previous end
-
-local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'g')
-if state[1] ~= owner or state[2] ~= fence or state[4] == '1' then return {0, 0} end
-
-local count = redis.call('HINCRBY', lock_key, 'c', -1)
-if count > 0 then return op_put(op_key, {1, count}, op_ttl) end
-
-record_hold(stats_key, state[3], stats_ttl)
-redis.call('DEL', lock_key)
+-- @include _release-level.lua
 grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 return op_put(op_key, {1, 0}, op_ttl)

@@ -1,5 +1,6 @@
-import { LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
+import { NotHeldError } from "../errors.ts";
 import { randomId } from "../ids.ts";
+import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import type { Hold } from "./hold.ts";
@@ -79,12 +80,7 @@ export class HeldLockView implements HeldLock {
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
-    try {
-      await this.release();
-    } catch (error) {
-      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
-      this.#hold.ref.ctx.emit({ type: "release-failed", name: this.name, fence: this.fence, error: err });
-      if (!(error instanceof OutcomeUnknownError)) this.#hold.lease.lose("release-failed", error);
-    }
+    const report = { emit: this.#hold.ref.ctx.emit, name: this.name, fence: this.fence };
+    await releaseQuietly(() => this.release(), report, loseUnlessUnknown(this.#hold.lease));
   }
 }

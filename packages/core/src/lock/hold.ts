@@ -1,7 +1,6 @@
-import { now } from "../engine/clock.ts";
 import { maskId } from "../ids.ts";
-import { LeaseState } from "../lease/lease-state.ts";
-import { keepRenewing } from "../lease/renewal.ts";
+import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import type { LeaseState } from "../lease/lease-state.ts";
 import type { SerializedLease } from "./types.ts";
 import { opsOf } from "./flavor.ts";
 import type { LockRef } from "./ops.ts";
@@ -26,22 +25,15 @@ export class Hold {
   leaseMs: number;
   #views = 0;
   readonly #stop = new AbortController();
-  readonly #startedAt: number;
-  readonly #maxHoldMs: number | undefined;
   readonly #onEnd: () => void;
 
   constructor(ref: LockRef, init: HoldInit, onEnd: () => void) {
     this.ref = ref;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
-    this.#startedAt = init.sentAt;
-    this.#maxHoldMs = init.maxHoldMs;
     this.#onEnd = onEnd;
-    this.lease = new LeaseState(ref.name, init.sentAt, init.confirmedMs, (error) => {
-      ref.ctx.emit({ type: "lost", name: ref.name, fence: init.fence, reason: error.reason, error });
-      this.#close();
-    });
-    if (init.keepAlive) this.#startKeeper();
+    this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
+    if (init.keepAlive) this.#startKeeper(init.sentAt, init.maxHoldMs);
   }
 
   attach(): void {
@@ -66,7 +58,7 @@ export class Hold {
       owner: this.ref.owner,
       fence: this.fence,
       leaseMs: this.leaseMs,
-      expiresAt: Date.now() + Math.max(0, this.lease.deadline - now()),
+      expiresAt: wallExpiry(this.lease),
     };
   }
 
@@ -75,22 +67,24 @@ export class Hold {
     this.#onEnd();
   }
 
-  #startKeeper(): void {
+  #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
     const ref = this.ref;
-    keepRenewing(
-      ref.ctx.keeper,
+    keepHold(
+      this.#identity(),
       {
-        name: ref.name,
         lease: this.lease,
         leaseMs: () => this.leaseMs,
-        startedAt: this.#startedAt,
-        maxHoldMs: this.#maxHoldMs,
+        startedAt,
+        maxHoldMs,
         extend: (ms) => opsOf(ref).extend(ref, this.fence, ms),
         serialize: () => this.serialize(),
-        onRenewed: (ms) => ref.ctx.emit({ type: "renewed", name: ref.name, fence: this.fence, leaseMs: ms }),
       },
       this.#stop.signal,
     );
+  }
+
+  #identity() {
+    return { ctx: this.ref.ctx, name: this.ref.name, fence: this.fence };
   }
 
   toString(): string {

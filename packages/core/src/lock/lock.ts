@@ -1,6 +1,7 @@
 import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
 import { lockKeys } from "../keys.ts";
+import { withHeld } from "../lease/with-held.ts";
 import { validateFunction } from "../validate.ts";
 import { acquireLock, resolveAcquireOptions } from "./acquire.ts";
 import { HeldLockView } from "./held-lock.ts";
@@ -53,12 +54,7 @@ export class Lock {
   /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
   async withLock<T>(fn: (held: HeldLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
     validateFunction("fn", fn);
-    const held = await this.acquire(options);
-    try {
-      return await fn(held);
-    } finally {
-      await held[Symbol.asyncDispose]();
-    }
+    return withHeld(await this.acquire(options), fn);
   }
 
   async isLocked(): Promise<boolean> {

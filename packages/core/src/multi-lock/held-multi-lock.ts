@@ -1,5 +1,6 @@
-import { InvalidArgumentError, LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
+import { InvalidArgumentError, NotHeldError } from "../errors.ts";
 import { randomId } from "../ids.ts";
+import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import type { MultiHold } from "./hold.ts";
@@ -79,12 +80,8 @@ export class HeldMultiLockView implements HeldMultiLock {
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
-    try {
-      await this.release();
-    } catch (error) {
-      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
-      this.#hold.ref.ctx.emit({ type: "release-failed", name: this.#hold.ref.label, fence: this.#hold.fences[0] ?? 0, error: err });
-      if (!(error instanceof OutcomeUnknownError)) this.#hold.lease.lose("release-failed", error);
-    }
+    const hold = this.#hold;
+    const report = { emit: hold.ref.ctx.emit, name: hold.ref.label, fence: hold.fences[0] ?? 0 };
+    await releaseQuietly(() => this.release(), report, loseUnlessUnknown(hold.lease));
   }
 }

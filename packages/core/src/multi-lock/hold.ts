@@ -1,6 +1,5 @@
-import { now } from "../engine/clock.ts";
-import { LeaseState } from "../lease/lease-state.ts";
-import { keepRenewing } from "../lease/renewal.ts";
+import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import type { LeaseState } from "../lease/lease-state.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import { splitByGroup } from "./multi-ref.ts";
 import type { SerializedMultiLease } from "./types.ts";
@@ -27,22 +26,15 @@ export class MultiHold {
   leaseMs: number;
   #views = 0;
   readonly #stop = new AbortController();
-  readonly #startedAt: number;
-  readonly #maxHoldMs: number | undefined;
   readonly #onEnd: () => void;
 
   constructor(ref: MultiRef, init: MultiHoldInit, onEnd: () => void) {
     this.ref = ref;
     this.fences = init.fences;
     this.leaseMs = init.leaseMs;
-    this.#startedAt = init.sentAt;
-    this.#maxHoldMs = init.maxHoldMs;
     this.#onEnd = onEnd;
-    this.lease = new LeaseState(ref.label, init.sentAt, init.deadline - init.sentAt, (error) => {
-      ref.ctx.emit({ type: "lost", name: ref.label, fence: this.fences[0] ?? 0, reason: error.reason, error });
-      this.#close();
-    });
-    if (init.keepAlive) this.#startKeeper();
+    this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () => this.#close());
+    if (init.keepAlive) this.#startKeeper(init.sentAt, init.maxHoldMs);
   }
 
   attach(): void {
@@ -87,7 +79,7 @@ export class MultiHold {
       fences: this.fences,
       owner: this.ref.owner,
       leaseMs: this.leaseMs,
-      expiresAt: Date.now() + Math.max(0, this.lease.deadline - now()),
+      expiresAt: wallExpiry(this.lease),
     };
   }
 
@@ -96,20 +88,23 @@ export class MultiHold {
     this.#onEnd();
   }
 
-  #startKeeper(): void {
-    keepRenewing(
-      this.ref.ctx.keeper,
+  #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
+    keepHold(
+      this.#identity(),
       {
-        name: this.ref.label,
         lease: this.lease,
         leaseMs: () => this.leaseMs,
-        startedAt: this.#startedAt,
-        maxHoldMs: this.#maxHoldMs,
+        startedAt,
+        maxHoldMs,
         extend: (ms) => this.extendAll(ms),
         serialize: () => this.serialize(),
-        onRenewed: (ms) => this.ref.ctx.emit({ type: "renewed", name: this.ref.label, fence: this.fences[0] ?? 0, leaseMs: ms }),
       },
       this.#stop.signal,
     );
+  }
+
+  /** Events speak of the multi-lock by its label and its first name's fence. */
+  #identity() {
+    return { ctx: this.ref.ctx, name: this.ref.label, fence: this.fences[0] ?? 0 };
   }
 }

@@ -1,5 +1,6 @@
 import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
+import { withHeld } from "../lease/with-held.ts";
 import type { AcquireOptions } from "../lock/types.ts";
 import { validateFunction } from "../validate.ts";
 import { acquireMulti } from "./acquire.ts";
@@ -62,12 +63,7 @@ export class MultiLock {
   /** Runs `fn` while holding every name, and releases them afterwards (also when `fn` throws). */
   async withLock<T>(fn: (held: HeldMultiLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
     validateFunction("fn", fn);
-    const held = await this.acquire(options);
-    try {
-      return await fn(held);
-    } finally {
-      await held[Symbol.asyncDispose]();
-    }
+    return withHeld(await this.acquire(options), fn);
   }
 
   /**

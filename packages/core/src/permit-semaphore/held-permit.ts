@@ -1,8 +1,8 @@
-import { now } from "../engine/clock.ts";
-import { LockError, NotHeldError, OutcomeUnknownError } from "../errors.ts";
+import { NotHeldError } from "../errors.ts";
 import { randomId } from "../ids.ts";
-import { LeaseState } from "../lease/lease-state.ts";
-import { keepRenewing } from "../lease/renewal.ts";
+import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
+import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import type { LeaseState } from "../lease/lease-state.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import { extendOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
@@ -37,29 +37,18 @@ export class HeldPermit implements Permit {
     this.id = init.id;
     this.fence = init.fence;
     this.#leaseMs = init.leaseMs;
-    this.#lease = new LeaseState(ref.name, init.sentAt, init.confirmedMs, (error) => {
-      ref.ctx.emit({
-        type: "lost",
-        name: ref.name,
-        fence: init.fence,
-        reason: error.reason,
-        error,
-      });
-      this.#stop.abort();
-    });
+    const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
+    this.#lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#stop.abort());
     if (!init.keepAlive) return;
-    keepRenewing(
-      ref.ctx.keeper,
+    keepHold(
+      id,
       {
-        name: ref.name,
         lease: this.#lease,
         leaseMs: () => this.#leaseMs,
         startedAt: init.sentAt,
         maxHoldMs: init.maxHoldMs,
         extend: (ms) => extendOnce(ref, this.id, ms),
         serialize: () => this.toJSON(),
-        onRenewed: (ms) =>
-          ref.ctx.emit({ type: "renewed", name: ref.name, fence: this.fence, leaseMs: ms }),
       },
       this.#stop.signal,
     );
@@ -119,7 +108,6 @@ export class HeldPermit implements Permit {
 
   toJSON(): SerializedPermit {
     const { ctx, name } = this.#ref;
-    const left = Math.max(0, this.#lease.deadline - now());
     return {
       v: 1,
       kind: "permit",
@@ -128,24 +116,14 @@ export class HeldPermit implements Permit {
       id: this.id,
       fence: this.fence,
       leaseMs: this.#leaseMs,
-      expiresAt: Date.now() + left,
+      expiresAt: wallExpiry(this.#lease),
     };
   }
 
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
-    try {
-      await this.release();
-    } catch (error) {
-      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
-      this.#ref.ctx.emit({
-        type: "release-failed",
-        name: this.name,
-        fence: this.fence,
-        error: err,
-      });
-      if (!(error instanceof OutcomeUnknownError)) this.#lease.lose("release-failed", error);
-    }
+    const report = { emit: this.#ref.ctx.emit, name: this.name, fence: this.fence };
+    await releaseQuietly(() => this.release(), report, loseUnlessUnknown(this.#lease));
   }
 }

@@ -1,9 +1,8 @@
 import type { ClientContext } from "../config.ts";
 import { decodeTuple } from "../engine/decode.ts";
-import { evalScript, type EvalResult } from "../engine/eval-script.ts";
-import type { Script } from "../engine/script.ts";
 import type { PermitSemaphoreKeys } from "../keys.ts";
 import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
+import { runScript as run, settleArgs } from "../semaphore-common/run.ts";
 import { decodeAcquire, decodeChange, decodeStatus, type PermitAcquireReply } from "./codec.ts";
 import {
   abandonScript,
@@ -20,24 +19,6 @@ export interface PermitSemaphoreRef {
   readonly ctx: ClientContext;
   readonly name: string;
   readonly keys: PermitSemaphoreKeys;
-}
-
-function run(
-  ref: PermitSemaphoreRef,
-  script: Script,
-  operation: string,
-  keys: string[],
-  args: (string | number)[],
-  signal?: AbortSignal,
-): Promise<EvalResult> {
-  // Read-only, idempotent (extend) or guarded by an operation id: every script is retry-safe.
-  return evalScript(
-    ref.ctx.backend,
-    script,
-    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, signal },
-    ref.ctx.policy,
-    ref.ctx.emit,
-  );
 }
 
 /** KEYS of every mutating script: the operation record, then the restart quarantine's sentinel. */
@@ -84,13 +65,9 @@ export async function releaseOnce(
   permitId: string,
   opId: string,
 ): Promise<{ released: boolean; available: number }> {
-  const { ctx, keys } = ref;
   const { reply } = await run(ref, releaseScript, "permit release", mutationKeys(ref, opId), [
     permitId,
-    ctx.operationRecordTtlMs,
-    ctx.claimWindowMs,
-    keys.channelPrefix,
-    ...quarantineArgs(ctx),
+    ...settleArgs(ref),
   ]);
   const [status, available] = decodeTuple("permit release", reply, 2) as [number, number];
   return { released: status === 1, available };
@@ -118,15 +95,11 @@ export async function changeOnce(
   amount: number,
   opId: string,
 ) {
-  const { ctx, keys } = ref;
   const operation = mode === "set" ? "permit trySetPermits" : "permit addPermits";
   const { reply } = await run(ref, changePermitsScript, operation, mutationKeys(ref, opId), [
     mode,
     amount,
-    ctx.operationRecordTtlMs,
-    ctx.claimWindowMs,
-    keys.channelPrefix,
-    ...quarantineArgs(ctx),
+    ...settleArgs(ref),
   ]);
   return decodeChange(operation, reply);
 }
@@ -137,13 +110,9 @@ export async function abandonOnce(
   waiter: string,
   opId: string,
 ): Promise<number> {
-  const { ctx, keys } = ref;
   const { reply } = await run(ref, abandonScript, "permit abandon", mutationKeys(ref, opId), [
     waiter,
-    ctx.operationRecordTtlMs,
-    ctx.claimWindowMs,
-    keys.channelPrefix,
-    ...quarantineArgs(ctx),
+    ...settleArgs(ref),
   ]);
   return Array.isArray(reply) ? Number(reply[0]) : 0;
 }

@@ -2,6 +2,7 @@ import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
 import { randomId } from "../ids.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
+import { withHeld } from "../lease/with-held.ts";
 import { MAX_PERMITS } from "../semaphore/acquire.ts";
 import { validateFunction, validateInteger, validateName, validateObject } from "../validate.ts";
 import { acquirePermit } from "./acquire.ts";
@@ -75,12 +76,7 @@ export class PermitExpirableSemaphore {
     options?: PermitAcquireOptions,
   ): Promise<T> {
     validateFunction("fn", fn);
-    const permit = await this.acquire(options);
-    try {
-      return await fn(permit);
-    } finally {
-      await permit[Symbol.asyncDispose]();
-    }
+    return withHeld(await this.acquire(options), fn);
   }
 
   /** Releases a permit by id (Redisson's `tryRelease`): `false` when it was released or expired. */

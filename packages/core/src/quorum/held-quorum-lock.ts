@@ -1,5 +1,6 @@
 import { now } from "../engine/clock.ts";
-import { LockError, NotHeldError, QuorumError } from "../errors.ts";
+import { NotHeldError, QuorumError } from "../errors.ts";
+import { releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import type { QuorumHold } from "./hold.ts";
@@ -71,11 +72,6 @@ export class HeldQuorumLockView implements HeldQuorumLock {
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
-    try {
-      await this.release();
-    } catch (error) {
-      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
-      this.#hold.ref.ctx.emit({ type: "release-failed", name: this.name, fence: this.fence, error: err });
-    }
+    await releaseQuietly(() => this.release(), { emit: this.#hold.ref.ctx.emit, name: this.name, fence: this.fence });
   }
 }

@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import { QuorumError, type QuorumAnswer } from "../errors.ts";
-import { LeaseState } from "../lease/lease-state.ts";
-import { keepRenewing } from "../lease/renewal.ts";
+import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import type { LeaseState } from "../lease/lease-state.ts";
 import { releaseEverywhere } from "./attempt.ts";
 import { extend } from "./database.ts";
 import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-ref.ts";
@@ -31,21 +31,14 @@ export class QuorumHold {
   readonly lease: LeaseState;
   leaseMs: number;
   readonly #stop = new AbortController();
-  readonly #startedAt: number;
-  readonly #maxHoldMs: number | undefined;
 
   constructor(ref: QuorumRef, init: QuorumHoldInit) {
     this.ref = ref;
     this.token = init.token;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
-    this.#startedAt = init.startedAt;
-    this.#maxHoldMs = init.maxHoldMs;
-    this.lease = new LeaseState(ref.name, init.startedAt, init.validMs, (error) => {
-      ref.ctx.emit({ type: "lost", name: ref.name, fence: init.fence, reason: error.reason, error });
-      this.#stop.abort();
-    });
-    if (init.keepAlive) this.#startKeeper();
+    this.lease = holdLease(this.#identity(), init.startedAt, init.validMs, () => this.#stop.abort());
+    if (init.keepAlive) this.#startKeeper(init.startedAt, init.maxHoldMs);
   }
 
   /** Sets the lease on every database; `ok` only with a majority, `lost` once a majority is impossible. */
@@ -81,7 +74,7 @@ export class QuorumHold {
       token: this.token,
       fence: this.fence,
       leaseMs: this.leaseMs,
-      expiresAt: Date.now() + Math.max(0, this.lease.deadline - now()),
+      expiresAt: wallExpiry(this.lease),
     };
   }
 
@@ -92,21 +85,23 @@ export class QuorumHold {
     return answers.filter((a) => a.status === "not-held").length > n - this.ref.majority ? "lost" : "unreachable";
   }
 
-  #startKeeper(): void {
-    keepRenewing(
-      this.ref.ctx.keeper,
+  #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
+    keepHold(
+      this.#identity(),
       {
-        name: this.ref.name,
         lease: this.lease,
         leaseMs: () => this.leaseMs,
-        startedAt: this.#startedAt,
-        maxHoldMs: this.#maxHoldMs,
+        startedAt,
+        maxHoldMs,
         extend: (ms) => this.#renewRound(ms),
         serialize: () => this.serialize(),
-        onRenewed: (ms) => this.ref.ctx.emit({ type: "renewed", name: this.ref.name, fence: this.fence, leaseMs: ms }),
       },
       this.#stop.signal,
     );
+  }
+
+  #identity() {
+    return { ctx: this.ref.ctx, name: this.ref.name, fence: this.fence };
   }
 
   /** A keeper renewal: a majority must confirm; too few answers is an unknown outcome (retry sooner). */

@@ -1,3 +1,4 @@
+import { withHeld } from "../lease/with-held.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import type { EdgelockClient } from "../client.ts";
 import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
@@ -96,12 +97,7 @@ export class QuorumLock {
   /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
   async withLock<T>(fn: (held: HeldQuorumLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
     validateFunction("fn", fn);
-    const held = await this.acquire(options);
-    try {
-      return await fn(held);
-    } finally {
-      await held[Symbol.asyncDispose]();
-    }
+    return withHeld(await this.acquire(options), fn);
   }
 
   /** Takes over a lease serialised by `held.toJSON()`, to extend or release it (extend first when clocks may differ). */

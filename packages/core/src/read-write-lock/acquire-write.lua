@@ -29,16 +29,7 @@ local queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])
 local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local quarantine = {key = KEYS[9], ms = tonumber(ARGV[8]), ttl = tonumber(ARGV[9])}
 
-local previous = op_get(op_key)
-if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms} end
-if previous then return previous end
-
-local function granted(status)
-  local state = redis.call('HMGET', lock_key, 'f', 'c')
-  redis.call('ZREM', queue_key, owner)
-  redis.call('ZREM', deadlines_key, owner)
-  return op_put(op_key, {status, tonumber(state[1]), tonumber(state[2]), redis.call('PTTL', lock_key), 0, 0, 0, now_ms}, op_ttl)
-end
+-- @include ../fair-lock/_acquire-replay.lua
 
 purge_readers(readers_key, holds_key)
 if queue then refresh_deadline(queue_key, deadlines_key, owner, return_within) end
@@ -57,16 +48,7 @@ if not holder and redis.call('EXISTS', readers_key) == 0 then
   end
 end
 
-if holder == owner then
-  if redis.call('HGET', lock_key, 'g') == '1' then
-    redis.call('HDEL', lock_key, 'g')
-    redis.call('PEXPIRE', lock_key, lease)
-    return granted(1)
-  end
-  redis.call('HINCRBY', lock_key, 'c', 1)
-  if redis.call('PTTL', lock_key) < lease then redis.call('PEXPIRE', lock_key, lease) end
-  return granted(2)
-end
+-- @include ../fair-lock/_reenter.lua
 
 if redis.call('ZSCORE', readers_key, owner) then
   -- upgrade: waiting would wait for this reader itself, so refuse instead of deadlocking

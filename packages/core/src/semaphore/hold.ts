@@ -1,4 +1,5 @@
-import { LockError, NotHeldError, OutcomeUnknownError, PermitsRefusedError } from "../errors.ts";
+import { NotHeldError, OutcomeUnknownError, PermitsRefusedError } from "../errors.ts";
+import { releaseQuietly } from "../lease/dispose.ts";
 import { changeOnce, type SemaphoreRef } from "./ops.ts";
 import type { SemaphoreHold, SerializedSemaphoreHold } from "./types.ts";
 
@@ -62,13 +63,13 @@ export class SemaphoreHoldView implements SemaphoreHold {
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#state !== "held") return;
-    try {
-      await this.release();
-    } catch (error) {
-      const err = error instanceof Error ? error : new LockError("BACKEND", String(error));
-      this.#ref.ctx.emit({ type: "release-failed", name: this.name, fence: 0, error: err });
-      if (error instanceof OutcomeUnknownError) this.#retryInBackground();
-    }
+    await releaseQuietly(
+      () => this.release(),
+      { emit: this.#ref.ctx.emit, name: this.name, fence: 0 },
+      (error) => {
+        if (error instanceof OutcomeUnknownError) this.#retryInBackground();
+      },
+    );
   }
 
   /** After an unknown outcome on dispose, retry the same operation once more in the background. */

@@ -1,8 +1,8 @@
 import type { ClientContext } from "../config.ts";
-import { evalScript, type EvalResult } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { SemaphoreKeys } from "../keys.ts";
 import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
+import { runScript as run, settleArgs } from "../semaphore-common/run.ts";
 import {
   decodeAcquire,
   decodeChange,
@@ -25,24 +25,6 @@ export interface SemaphoreRef {
   readonly ctx: ClientContext;
   readonly name: string;
   readonly keys: SemaphoreKeys;
-}
-
-function run(
-  ref: SemaphoreRef,
-  script: Script,
-  operation: string,
-  keys: string[],
-  args: (string | number)[],
-  signal?: AbortSignal,
-): Promise<EvalResult> {
-  // Every semaphore script is read-only or guarded by an operation id: all are retry-safe.
-  return evalScript(
-    ref.ctx.backend,
-    script,
-    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, signal },
-    ref.ctx.policy,
-    ref.ctx.emit,
-  );
 }
 
 /**
@@ -100,14 +82,10 @@ export async function changeOnce(
   amount: number,
   opId: string,
 ): Promise<PermitsChange> {
-  const { ctx, keys } = ref;
-  const { reply } = await run(
-    ref,
-    CHANGE_SCRIPTS[which],
-    `semaphore ${which}`,
-    mutationKeys(ref, opId),
-    [amount, ctx.operationRecordTtlMs, ctx.claimWindowMs, keys.channelPrefix, ...quarantineArgs(ctx)],
-  );
+  const { reply } = await run(ref, CHANGE_SCRIPTS[which], `semaphore ${which}`, mutationKeys(ref, opId), [
+    amount,
+    ...settleArgs(ref),
+  ]);
   return decodeChange(`semaphore ${which}`, reply);
 }
 
@@ -118,14 +96,10 @@ export async function abandonOnce(
   permits: number,
   opId: string,
 ): Promise<number> {
-  const { ctx, keys } = ref;
   const { reply } = await run(ref, abandonScript, "semaphore abandon", mutationKeys(ref, opId), [
     waiter,
     permits,
-    ctx.operationRecordTtlMs,
-    ctx.claimWindowMs,
-    keys.channelPrefix,
-    ...quarantineArgs(ctx),
+    ...settleArgs(ref),
   ]);
   return Array.isArray(reply) ? Number(reply[0]) : 0;
 }

@@ -2,6 +2,7 @@ import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
 import { randomId } from "../ids.ts";
 import { semaphoreKeys } from "../keys.ts";
+import { withHeld } from "../lease/with-held.ts";
 import { validateFunction, validateInteger, validateObject } from "../validate.ts";
 import { acquirePermits, MAX_PERMITS } from "./acquire.ts";
 import { SemaphoreHoldView } from "./hold.ts";
@@ -79,12 +80,7 @@ export class Semaphore {
     options?: SemaphoreAcquireOptions,
   ): Promise<T> {
     validateFunction("fn", fn);
-    const hold = await this.acquire(options);
-    try {
-      return await fn(hold);
-    } finally {
-      await hold[Symbol.asyncDispose]();
-    }
+    return withHeld(await this.acquire(options), fn);
   }
 
   /**

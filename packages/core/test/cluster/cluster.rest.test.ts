@@ -7,6 +7,8 @@ import {
   type RestFront,
 } from "@edgelock/testkit";
 import { afterAll, beforeAll } from "vitest";
+import { resolveBackend } from "../../src/index.ts";
+import { runBackendConformance } from "../conformance/backend.conformance.ts";
 import { runFairLockConformance } from "../conformance/fair-lock.conformance.ts";
 import { runInspectConformance } from "../conformance/inspect.conformance.ts";
 import { runLatchConformance } from "../conformance/latch.conformance.ts";
@@ -42,6 +44,7 @@ const target = {
   makeRedis: () => tally.wrap(connect()),
 };
 
+runBackendConformance({ name: target.name, makeBackend: async () => resolveBackend(await connect()) });
 runLockConformance(target);
 runFairLockConformance(target);
 runReadWriteLockConformance(target);

@@ -1,5 +1,7 @@
 import { closeAll, makeNodeRedisCluster, startCluster, type RedisClusterProcess } from "@edgelock/testkit";
 import { afterAll, beforeAll } from "vitest";
+import { resolveBackend } from "../../src/index.ts";
+import { runBackendConformance } from "../conformance/backend.conformance.ts";
 import { runFairLockConformance } from "../conformance/fair-lock.conformance.ts";
 import { runInspectConformance } from "../conformance/inspect.conformance.ts";
 import { runLatchConformance } from "../conformance/latch.conformance.ts";
@@ -31,6 +33,7 @@ const target = {
   makeRedis: async () => tally.wrap(await connect()),
 };
 
+runBackendConformance({ name: target.name, makeBackend: async () => resolveBackend(await connect()) });
 runLockConformance(target);
 runFairLockConformance(target);
 runReadWriteLockConformance(target);

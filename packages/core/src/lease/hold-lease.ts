@@ -1,0 +1,40 @@
+import type { ClientContext } from "../config.ts";
+import { now } from "../engine/clock.ts";
+import { LeaseState } from "./lease-state.ts";
+import { keepRenewing, type Renewable } from "./renewal.ts";
+
+/** Who a hold's lease events (`lost`, `renewed`) speak of, and where they go. */
+export interface HoldIdentity {
+  readonly ctx: Pick<ClientContext, "emit" | "keeper">;
+  readonly name: string;
+  readonly fence: number;
+}
+
+/** The lease of a new hold: its loss emits `lost` under the hold's name and fence, then calls `onLost`. */
+export function holdLease(
+  id: HoldIdentity,
+  sentAt: number,
+  validMs: number,
+  onLost: () => void,
+): LeaseState {
+  return new LeaseState(id.name, sentAt, validMs, (error) => {
+    id.ctx.emit({ type: "lost", name: id.name, fence: id.fence, reason: error.reason, error });
+    onLost();
+  });
+}
+
+/** Hands a hold to the client's keeper until `stop` aborts; each renewal emits `renewed`. */
+export function keepHold(
+  id: HoldIdentity,
+  target: Omit<Renewable, "name" | "onRenewed">,
+  stop: AbortSignal,
+): void {
+  const onRenewed = (leaseMs: number) =>
+    id.ctx.emit({ type: "renewed", name: id.name, fence: id.fence, leaseMs });
+  keepRenewing(id.ctx.keeper, { ...target, name: id.name, onRenewed }, stop);
+}
+
+/** When the lease may expire, on the wall clock: the `expiresAt` of its serialised form. */
+export function wallExpiry(lease: LeaseState): number {
+  return Date.now() + Math.max(0, lease.deadline - now());
+}
