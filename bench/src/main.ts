@@ -38,20 +38,27 @@ try {
   writeFileSync(join(plotDir, "efficiency.svg"), plots.efficiency);
   writeFileSync(join(plotDir, "requests.svg"), plots.requests);
   const report = join(outDir, "BENCHMARKS.md");
-  writeFileSync(report, renderReport({
-    command: `pnpm bench${quick ? " --quick" : ""}${only ? ` --only ${only}` : ""}`,
-    quick,
-    machine,
-    loadAfter: loadavg(),
-    durationS: (performance.now() - started) / 1000,
-    overhead,
-    sizes: await measureSizes(),
-    libraries,
-    results,
-    plots: { efficiency: relative(outDir, join(plotDir, "efficiency.svg")), requests: relative(outDir, join(plotDir, "requests.svg")) },
-  }));
-  console.log(`wrote ${relative(process.cwd(), report)} in ${Math.round((performance.now() - started) / 1000)} s`);
+  writeFileSync(
+    report,
+    renderReport({
+      command: `pnpm bench${quick ? " --quick" : ""}${only ? ` --only ${only}` : ""}`,
+      quick,
+      machine,
+      loadAfter: loadavg(),
+      durationS: (performance.now() - started) / 1000,
+      overhead,
+      sizes: await measureSizes(),
+      libraries,
+      results,
+      plots: {
+        efficiency: relative(outDir, join(plotDir, "efficiency.svg")),
+        requests: relative(outDir, join(plotDir, "requests.svg")),
+      },
+    }),
+  );
+  console.log(
+    `wrote ${relative(process.cwd(), report)} in ${Math.round((performance.now() - started) / 1000)} s`,
+  );
 } finally {
   await network.close();
 }
-

@@ -36,7 +36,9 @@ async function clientCommands(connectionSetup = false): Promise<Map<string, numb
   const text = await redis.info("commandstats");
   const calls = new Map<string, number>();
   for (const [, name, count] of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    const fromClient = /^(evalsha|eval|evalsha_ro|eval_ro|subscribe|info)$/.test(name!) || (connectionSetup && name!.startsWith("client|"));
+    const fromClient =
+      /^(evalsha|eval|evalsha_ro|eval_ro|subscribe|info)$/.test(name!) ||
+      (connectionSetup && name!.startsWith("client|"));
     if (fromClient) calls.set(name!, Number(count));
   }
   return calls;
@@ -58,12 +60,16 @@ describe("request counters", () => {
   it("the rest-server's counts match INFO commandstats for a short REST run (push streams included)", async () => {
     await redis.configResetStat();
     const before = await network.counters();
-    const result = await runContention(network, edgelockLibrary("push"), workload, { ms: 5, jitterMs: 0 });
+    const result = await runContention(network, edgelockLibrary("push"), workload, {
+      ms: 5,
+      jitterMs: 0,
+    });
     const after = await network.counters();
     const stats = await clientCommands();
     expect(result.metrics.violations).toBe(0);
     expect(after.restCommands - before.restCommands).toBe(total(stats));
-    for (const [name, calls] of stats) expect(after.commands[name]! - (before.commands[name] ?? 0), name).toBe(calls);
+    for (const [name, calls] of stats)
+      expect(after.commands[name]! - (before.commands[name] ?? 0), name).toBe(calls);
     // edgelock sends one command per request, so HTTP requests and commands agree too.
     expect(after.http - before.http).toBe(after.restCommands - before.restCommands);
     expect(result.requests).toBeLessThanOrEqual(after.http - before.http);

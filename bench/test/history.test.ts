@@ -22,8 +22,17 @@ describe("the history checker", () => {
   });
 
   it("catches a 'lock' that lets everyone in, through the real workload", async () => {
-    const noLock: LockWorker = { acquire: async () => ({ release: async () => undefined }), close: async () => undefined };
-    const run = await runWorkload([noLock, noLock, noLock], { workers: 3, sections: 3, csMs: 5, irregular: false, waitMs: 1_000 });
+    const noLock: LockWorker = {
+      acquire: async () => ({ release: async () => undefined }),
+      close: async () => undefined,
+    };
+    const run = await runWorkload([noLock, noLock, noLock], {
+      workers: 3,
+      sections: 3,
+      csMs: 5,
+      irregular: false,
+      waitMs: 1_000,
+    });
     expect(run.sections).toHaveLength(9);
     expect(checkHistory(run.sections).violations).toBeGreaterThan(0);
   });

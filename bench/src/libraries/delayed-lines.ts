@@ -3,7 +3,11 @@
  * subscription reaches the server `oneWay` after it is sent, and each line reaches the client
  * `oneWay` after the server sent it, in order.
  */
-export async function* delayedLines(lines: AsyncIterable<string>, oneWayMs: () => number, signal: AbortSignal): AsyncGenerator<string> {
+export async function* delayedLines(
+  lines: AsyncIterable<string>,
+  oneWayMs: () => number,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
   const queue: { line: string; at: number }[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
@@ -43,6 +47,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, Math.max(0, ms));
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), {
+      once: true,
+    });
   });
 }

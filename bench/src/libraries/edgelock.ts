@@ -1,4 +1,10 @@
-import { createClient, justInTimeStrategy, upstashRestBackend, type Backend, type WaitHint } from "@edgelock/core";
+import {
+  createClient,
+  justInTimeStrategy,
+  upstashRestBackend,
+  type Backend,
+  type WaitHint,
+} from "@edgelock/core";
 import { delayedLines } from "./delayed-lines.ts";
 import type { LibraryEnv, LockLibrary, LockWorker } from "./types.ts";
 
@@ -12,14 +18,23 @@ export function edgelockLibrary(mode: "push" | "polling"): LockLibrary {
   return {
     name: `edgelock (${mode})`,
     transport: "rest",
-    settings: mode === "push" ? "defaults: just-in-time polling + SSE push, claim window 2 s" : "defaults without push (the backend offers no subscribe)",
+    settings:
+      mode === "push"
+        ? "defaults: just-in-time polling + SSE push, claim window 2 s"
+        : "defaults without push (the backend offers no subscribe)",
     async worker(env) {
       const rest = upstashRestBackend(env.rest);
-      const backend: Backend = { kind: "rest", command: (args, signal) => rest.command(args, signal) };
+      const backend: Backend = {
+        kind: "rest",
+        command: (args, signal) => rest.command(args, signal),
+      };
       if (mode === "push") {
-        backend.subscribe = (channel, signal) => delayedLines(rest.subscribe!(channel, signal), env.oneWayMs, signal);
+        backend.subscribe = (channel, signal) =>
+          delayedLines(rest.subscribe!(channel, signal), env.oneWayMs, signal);
       }
-      const client = createClient(process.env["BENCH_TRACE"] ? { redis: backend, wait: tracing } : { redis: backend });
+      const client = createClient(
+        process.env["BENCH_TRACE"] ? { redis: backend, wait: tracing } : { redis: backend },
+      );
       return edgelockWorker(client, env);
     },
   };
@@ -29,8 +44,14 @@ function edgelockWorker(client: ReturnType<typeof createClient>, env: LibraryEnv
   return {
     async acquire({ waitMs, leaseMs, name = env.name }) {
       // A fresh handle per acquire: each critical section is its own request, its own owner.
-      const held = await client.lock(name).acquire(leaseMs === undefined ? { waitMs } : { waitMs, leaseMs });
-      return { signal: held.signal, release: () => held.release(), extend: (ms) => held.extend(ms) };
+      const held = await client
+        .lock(name)
+        .acquire(leaseMs === undefined ? { waitMs } : { waitMs, leaseMs });
+      return {
+        signal: held.signal,
+        release: () => held.release(),
+        extend: (ms) => held.extend(ms),
+      };
     },
     close: () => client.settled(),
   };

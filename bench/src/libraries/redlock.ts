@@ -12,13 +12,17 @@ export const redlockLibrary: LockLibrary = {
   settings: `one instance, lease ${LEASE_MS / 1000} s, default retry ${DEFAULT_RETRY_DELAY_MS} ± 100 ms, count sized to the wait`,
   async worker(env) {
     const client = new IORedis(env.proxyUrl, { maxRetriesPerRequest: 0 });
-    await new Promise<void>((resolve, reject) => client.once("ready", resolve).once("error", reject));
+    await new Promise<void>((resolve, reject) =>
+      client.once("ready", resolve).once("error", reject),
+    );
     const redlock = new Redlock([client]);
     redlock.on("error", () => undefined); // failed attempts are reported through acquire() too
     return {
       async acquire({ waitMs, leaseMs, name = env.name }) {
         try {
-          const lock = await redlock.acquire([name], leaseMs ?? LEASE_MS, { retryCount: Math.ceil(waitMs / DEFAULT_RETRY_DELAY_MS) });
+          const lock = await redlock.acquire([name], leaseMs ?? LEASE_MS, {
+            retryCount: Math.ceil(waitMs / DEFAULT_RETRY_DELAY_MS),
+          });
           let current = lock;
           return {
             release: async () => void (await current.release()),

@@ -14,7 +14,12 @@ export const upstashLockLibrary: LockLibrary = {
     const redis = new Redis({ url: env.rest.url, token: env.rest.token });
     return {
       async acquire({ waitMs, leaseMs, name = env.name }) {
-        const lock = new Lock({ id: name, redis, lease: leaseMs ?? DEFAULT_LEASE_MS, retry: { attempts: Math.ceil(waitMs / RETRY_DELAY_MS) + 1, delay: RETRY_DELAY_MS } });
+        const lock = new Lock({
+          id: name,
+          redis,
+          lease: leaseMs ?? DEFAULT_LEASE_MS,
+          retry: { attempts: Math.ceil(waitMs / RETRY_DELAY_MS) + 1, delay: RETRY_DELAY_MS },
+        });
         if (!(await lock.acquire())) return null;
         return {
           release: async () => void (await lock.release()),

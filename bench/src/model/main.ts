@@ -27,7 +27,9 @@ export function runModel(run: ModelRun) {
   const random = seededRandom(run.seed ?? 7);
   const workers: ModelWorker[] = [];
   const claimMs = run.claimMs ?? 2_000;
-  const server = new ModelServer(clock, claimMs, (owner, fence, claim) => workers[owner]!.deliver(fence, claim));
+  const server = new ModelServer(clock, claimMs, (owner, fence, claim) =>
+    workers[owner]!.deliver(fence, claim),
+  );
   const jitter = run.jitterMs ?? 0;
   const noise = run.noiseMs ?? 1;
   const world: ModelWorld = {
@@ -51,7 +53,11 @@ export function runModel(run: ModelRun) {
   for (let i = 0; i < run.workers; i++) workers.push(new ModelWorker(i, world));
   for (const w of workers) w.start();
   clock.run();
-  const metrics = measure([{ sections: world.sections, failedAcquires: 0, failedReleases: 0, leasesLost: 0 }], run.rttMs + jitter / 2, run.workers);
+  const metrics = measure(
+    [{ sections: world.sections, failedAcquires: 0, failedReleases: 0, leasesLost: 0 }],
+    run.rttMs + jitter / 2,
+    run.workers,
+  );
   return { metrics, requestsPerCs: world.requests / world.sections.length };
 }
 
@@ -66,7 +72,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ["N=32 R=20", { workers: 32, rttMs: 20, sections: 5 }],
     ] as const) {
       const { metrics: m, requestsPerCs } = runModel({ ...r, push });
-      console.log(`${push ? "push   " : "polling"} ${label.padEnd(20)} eff ${m.efficiency.toFixed(3)} req/CS ${requestsPerCs.toFixed(2)} gap50 ${m.gapP50.toFixed(1)} viol ${m.violations}`);
+      console.log(
+        `${push ? "push   " : "polling"} ${label.padEnd(20)} eff ${m.efficiency.toFixed(3)} req/CS ${requestsPerCs.toFixed(2)} gap50 ${m.gapP50.toFixed(1)} viol ${m.violations}`,
+      );
     }
   }
 }

@@ -19,7 +19,9 @@ export type AcquireAnswer = { readonly granted: number } | { readonly busy: Busy
  * statistics. `publish` is called on a direct grant, as PUBLISH is.
  */
 export class ModelServer {
-  holder: { owner: number; fence: number; t: number; u?: number; g: boolean; expiresAt: number } | undefined;
+  holder:
+    | { owner: number; fence: number; t: number; u?: number; g: boolean; expiresAt: number }
+    | undefined;
   readonly queue: { owner: number; deadline: number }[] = [];
   stats: { h: number; d: number; y: number } | undefined;
   #fence = 0;
@@ -52,7 +54,17 @@ export class ModelServer {
       position = this.queue.findIndex((w) => w.owner === owner) + 1;
     }
     const age = h.g ? 0 : now - (h.u ?? h.t);
-    return { busy: { pttl: h.expiresAt - now, position, meanHoldMs: Math.floor(this.stats?.h ?? 0), holdDevMs: Math.floor(this.stats?.d ?? 0), holdAgeMs: age, meanCycleMs: Math.floor(this.stats?.y ?? 0), serverMs: now } };
+    return {
+      busy: {
+        pttl: h.expiresAt - now,
+        position,
+        meanHoldMs: Math.floor(this.stats?.h ?? 0),
+        holdDevMs: Math.floor(this.stats?.d ?? 0),
+        holdAgeMs: age,
+        meanCycleMs: Math.floor(this.stats?.y ?? 0),
+        serverMs: now,
+      },
+    };
   }
 
   release(owner: number, fence: number): boolean {
@@ -64,7 +76,11 @@ export class ModelServer {
     const mean = this.stats?.h ?? used;
     const dev = this.stats?.d ?? Math.abs(used - mean);
     const y = this.stats?.y ?? cycle;
-    this.stats = { h: mean + (used - mean) / 4, d: dev + (Math.abs(used - mean) - dev) / 4, y: y + (cycle - y) / 4 };
+    this.stats = {
+      h: mean + (used - mean) / 4,
+      d: dev + (Math.abs(used - mean) - dev) / 4,
+      y: y + (cycle - y) / 4,
+    };
     this.holder = undefined;
     this.#grantHead(undefined);
     return true;
@@ -91,7 +107,13 @@ export class ModelServer {
     const now = this.clock.now;
     for (let head = this.queue.shift(); head; head = this.queue.shift()) {
       if (head.deadline < now) continue;
-      this.holder = { owner: head.owner, fence: ++this.#fence, t: now, g: true, expiresAt: now + this.claimMs };
+      this.holder = {
+        owner: head.owner,
+        fence: ++this.#fence,
+        t: now,
+        g: true,
+        expiresAt: now + this.claimMs,
+      };
       if (head.owner !== quietFor) this.publish(head.owner, this.holder.fence, this.claimMs);
       return head.owner;
     }

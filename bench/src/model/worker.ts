@@ -41,7 +41,10 @@ export class ModelWorker {
   #streams = 0;
   #pending: { fence: number; at: number; claimMs: number }[] = [];
 
-  constructor(readonly id: number, private readonly w: ModelWorld) {}
+  constructor(
+    readonly id: number,
+    private readonly w: ModelWorld,
+  ) {}
 
   start(): void {
     if (this.#k++ >= this.w.params.sections) return;
@@ -73,25 +76,40 @@ export class ModelWorker {
     const sentAt = clock.now;
     const returnWithin = params.strategy.maxDelayMs + 5_000;
     this.#inFlight = true;
-    this.#send(() => server.acquire(this.id, 30_000, true, returnWithin), (answer) => {
-      this.#inFlight = false;
-      const rtt = clock.now - sentAt;
-      this.#rttDev = this.#rtt === undefined ? 0 : this.#rttDev + (Math.abs(rtt - this.#rtt) - this.#rttDev) / 4;
-      this.#rtt = this.#rtt === undefined ? rtt : this.#rtt + (rtt - this.#rtt) / 4;
-      if ("granted" in answer) return this.#enter(answer.granted, false);
-      this.#busy = { hint: answer.busy, sentAt, replyAt: clock.now, attempt: n };
-      if (params.push && answer.busy.position >= 2 && (!this.#stream || this.#stream.state === "closed") && this.#streams < 2) this.#open();
-      const queued = this.#pending.shift();
-      if (queued) this.#onMessage(queued);
-      else this.#plan();
-    });
+    this.#send(
+      () => server.acquire(this.id, 30_000, true, returnWithin),
+      (answer) => {
+        this.#inFlight = false;
+        const rtt = clock.now - sentAt;
+        this.#rttDev =
+          this.#rtt === undefined
+            ? 0
+            : this.#rttDev + (Math.abs(rtt - this.#rtt) - this.#rttDev) / 4;
+        this.#rtt = this.#rtt === undefined ? rtt : this.#rtt + (rtt - this.#rtt) / 4;
+        if ("granted" in answer) return this.#enter(answer.granted, false);
+        this.#busy = { hint: answer.busy, sentAt, replyAt: clock.now, attempt: n };
+        if (
+          params.push &&
+          answer.busy.position >= 2 &&
+          (!this.#stream || this.#stream.state === "closed") &&
+          this.#streams < 2
+        )
+          this.#open();
+        const queued = this.#pending.shift();
+        if (queued) this.#onMessage(queued);
+        else this.#plan();
+      },
+    );
   }
 
   #open(): void {
     const { clock } = this.w;
     this.w.requests++;
     this.#streams++;
-    const stream = { state: "connecting" as "connecting" | "live" | "closed", activeAt: clock.now + this.w.oneWay() };
+    const stream = {
+      state: "connecting" as "connecting" | "live" | "closed",
+      activeAt: clock.now + this.w.oneWay(),
+    };
     this.#stream = stream;
     clock.at(stream.activeAt + this.w.oneWay(), () => {
       if (stream.state !== "connecting") return;
@@ -115,7 +133,9 @@ export class ModelWorker {
     });
     if (process.env["MODEL_TRACE"] === String(this.id)) {
       const h = b.hint;
-      console.log(`t ${this.w.clock.now.toFixed(1)} att ${b.attempt} pos ${h.position} mean ${h.meanHoldMs} cyc ${h.meanCycleMs} dev ${h.holdDevMs} age ${h.holdAgeMs.toFixed(1)} rtt ${(this.#rtt ?? 0).toFixed(1)} -> ${wanted.toFixed(1)}`);
+      console.log(
+        `t ${this.w.clock.now.toFixed(1)} att ${b.attempt} pos ${h.position} mean ${h.meanHoldMs} cyc ${h.meanCycleMs} dev ${h.holdDevMs} age ${h.holdAgeMs.toFixed(1)} rtt ${(this.#rtt ?? 0).toFixed(1)} -> ${wanted.toFixed(1)}`,
+      );
     }
     const cap = b.hint.pttl > 0 ? b.hint.pttl : Infinity;
     const delay = Math.max(0, Math.min(wanted, cap) - (this.w.clock.now - b.replyAt));
@@ -133,8 +153,12 @@ export class ModelWorker {
     this.#timer++;
     const elapsed = this.w.clock.now - b.sentAt;
     const drift = 2 + Math.ceil((elapsed + grant.claimMs) / 100);
-    if (grant.claimMs - drift - elapsed < 3 * (this.#rtt ?? 0) + 20) return this.#attempt(b.attempt + 1);
-    this.#send(() => this.w.server.extend(this.id, grant.fence, 30_000), () => undefined);
+    if (grant.claimMs - drift - elapsed < 3 * (this.#rtt ?? 0) + 20)
+      return this.#attempt(b.attempt + 1);
+    this.#send(
+      () => this.w.server.extend(this.id, grant.fence, 30_000),
+      () => undefined,
+    );
     this.#enter(grant.fence, true);
   }
 
@@ -145,10 +169,19 @@ export class ModelWorker {
     this.#pending = [];
     if (this.#stream) this.#stream.state = "closed";
     const enter = clock.now;
-    if (process.env["MODEL_TRACE"] === String(this.id)) console.log(`t ${enter.toFixed(1)} ENTER fence ${fence}`);
+    if (process.env["MODEL_TRACE"] === String(this.id))
+      console.log(`t ${enter.toFixed(1)} ENTER fence ${fence}`);
     clock.after(params.csMs() + Math.random() * params.noiseMs, () => {
-      this.w.sections.push({ worker: this.id, requestedAt: this.#requestedAt, enter, exit: clock.now });
-      this.#send(() => server.release(this.id, fence), () => this.start());
+      this.w.sections.push({
+        worker: this.id,
+        requestedAt: this.#requestedAt,
+        enter,
+        exit: clock.now,
+      });
+      this.#send(
+        () => server.release(this.id, fence),
+        () => this.start(),
+      );
     });
   }
 }

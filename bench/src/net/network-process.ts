@@ -17,20 +17,30 @@ await proxy.listen();
 send({ type: "ready", restUrl: rest.url, proxyPort: proxy.port });
 
 process.on("message", (request: NetworkRequest) => {
-  void handle(request).then(send, (error: unknown) => send({ type: "error", id: request.id, message: String(error) }));
+  void handle(request).then(send, (error: unknown) =>
+    send({ type: "error", id: request.id, message: String(error) }),
+  );
 });
 
 async function handle(request: NetworkRequest): Promise<NetworkReply> {
   switch (request.type) {
     case "latency": {
       rest.rest.faults.clear();
-      if (request.ms > 0 || request.jitterMs > 0) await rest.rest.faults.add({ kind: "latency", ms: request.ms, jitterMs: request.jitterMs });
+      if (request.ms > 0 || request.jitterMs > 0)
+        await rest.rest.faults.add({ kind: "latency", ms: request.ms, jitterMs: request.jitterMs });
       proxy.latency = { ms: request.ms, jitterMs: request.jitterMs };
       return { type: "ok", id: request.id };
     }
     case "counters": {
       const stats = rest.rest.stats();
-      return { type: "counters", id: request.id, http: stats.httpRequests, restCommands: stats.redisCommands, commands: stats.commands, wire: proxy.commands };
+      return {
+        type: "counters",
+        id: request.id,
+        http: stats.httpRequests,
+        restCommands: stats.redisCommands,
+        commands: stats.commands,
+        wire: proxy.commands,
+      };
     }
     case "close": {
       await proxy.close();

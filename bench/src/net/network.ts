@@ -5,7 +5,11 @@ import { startRedis, type RedisProcess } from "@edgelock/testkit";
 import type { Counters, NetworkReply, NetworkRequest } from "./protocol.ts";
 
 type Pending = (reply: NetworkReply) => void;
-type Request = NetworkRequest extends infer R ? (R extends NetworkRequest ? Omit<R, "id"> : never) : never;
+type Request = NetworkRequest extends infer R
+  ? R extends NetworkRequest
+    ? Omit<R, "id">
+    : never
+  : never;
 
 /** Redis, and the network process in front of it: where every library in the bench connects. */
 export interface Network {
@@ -22,7 +26,10 @@ export async function startNetwork(): Promise<Network> {
   const redis = await startRedis();
   const token = randomBytes(16).toString("hex");
   const entry = fileURLToPath(new URL("./network-process.ts", import.meta.url));
-  const child = fork(entry, [redis.url, token], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(entry, [redis.url, token], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   const ready = await new Promise<Extract<NetworkReply, { type: "ready" }>>((resolve, reject) => {

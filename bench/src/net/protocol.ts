@@ -1,6 +1,11 @@
 /** IPC between the bench and its network process. */
 export type NetworkRequest =
-  | { readonly type: "latency"; readonly id: number; readonly ms: number; readonly jitterMs: number }
+  | {
+      readonly type: "latency";
+      readonly id: number;
+      readonly ms: number;
+      readonly jitterMs: number;
+    }
   | { readonly type: "counters"; readonly id: number }
   | { readonly type: "close"; readonly id: number };
 

@@ -13,7 +13,11 @@ export interface RoundTripOverhead {
  * returns the mean excess over R: scheduling and processing on a loaded machine add to every
  * trip, for every library of that transport alike.
  */
-export async function measureOverhead(network: Network, rttMs: number, samples = 10): Promise<RoundTripOverhead> {
+export async function measureOverhead(
+  network: Network,
+  rttMs: number,
+  samples = 10,
+): Promise<RoundTripOverhead> {
   const rest = upstashRestBackend(network.rest);
   const signal = new AbortController().signal;
   const tcp = new IORedis(network.proxyUrl, { maxRetriesPerRequest: 0 });

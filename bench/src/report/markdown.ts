@@ -3,7 +3,15 @@ import type { RoundTripOverhead } from "../net/round-trip.ts";
 import { C, R, scenarios, sectionsFor, type SuiteResults } from "../scenarios/suite.ts";
 import type { Machine } from "./machine.ts";
 import type { SizeReport } from "../size/main.ts";
-import { contentionTable, overrunTable, scenarioTable, sizeTable, sweepTable, table, uncontendedTable } from "./tables.ts";
+import {
+  contentionTable,
+  overrunTable,
+  scenarioTable,
+  sizeTable,
+  sweepTable,
+  table,
+  uncontendedTable,
+} from "./tables.ts";
 
 export interface ReportInput {
   readonly command: string;
@@ -63,13 +71,17 @@ ${sweepTable(i.results, (r) => r.requestsPerCs.toFixed(2))}
 ## Uncontended (warm), R = ${R} ms: requests · latency in round trips
 
 ${uncontendedTable(i.results.uncontended, R)}
-${i.results.overrun.length > 0 ? `
+${
+  i.results.overrun.length > 0
+    ? `
 ## A holder whose work (600 ms) outlasts its fixed lease (200 ms), one worker waiting
 
 ${overrunTable(i.results.overrun)}
 
 Every library lets the second worker in once the lease is gone — that is what a lease is. Only a library that tells the first holder (edgelock's \`held.signal\`) lets it stop; the others keep working beside the new holder, and only fencing tokens checked by the resource make that safe.
-` : ""}
+`
+    : ""
+}
 ## Bundle size (esbuild, minified, ESM, without \`@upstash/redis\`)
 
 ${sizeTable(i.sizes)}
@@ -78,7 +90,14 @@ ${sizeTable(i.sizes)}
 
 ## Libraries and settings
 
-${table(["library", "transport", "settings"], i.libraries.map((l) => [l.name, l.transport === "rest" ? "Upstash REST (rest-server)" : "TCP (proxy)", l.settings]))}
+${table(
+  ["library", "transport", "settings"],
+  i.libraries.map((l) => [
+    l.name,
+    l.transport === "rest" ? "Upstash REST (rest-server)" : "TCP (proxy)",
+    l.settings,
+  ]),
+)}
 
 ## Reading the figures
 

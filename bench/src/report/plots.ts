@@ -1,13 +1,18 @@
 import type { SuiteResults } from "../scenarios/suite.ts";
 import { lineChart, type Series } from "./svg.ts";
 
-function series(results: SuiteResults, value: (r: { metrics: { efficiency: number }; requestsPerCs: number }) => number): Series[] {
+function series(
+  results: SuiteResults,
+  value: (r: { metrics: { efficiency: number }; requestsPerCs: number }) => number,
+): Series[] {
   const sizes = [...results.sweep.keys()];
   const libraries = results.sweep.get(sizes[0]!)?.map((r) => r.library) ?? [];
   return libraries.map((name) => ({
     name,
     dashed: name.includes("polling"),
-    points: sizes.map((n) => [n, value(results.sweep.get(n)!.find((r) => r.library === name)!)] as const),
+    points: sizes.map(
+      (n) => [n, value(results.sweep.get(n)!.find((r) => r.library === name)!)] as const,
+    ),
   }));
 }
 
@@ -15,7 +20,10 @@ function series(results: SuiteResults, value: (r: { metrics: { efficiency: numbe
 export function sweepPlots(results: SuiteResults): { efficiency: string; requests: string } {
   const xTicks = [...results.sweep.keys()];
   const req = series(results, (r) => r.requestsPerCs);
-  const yMax = Math.min(40, Math.ceil(Math.max(...req.flatMap((s) => s.points.map(([, v]) => v))) / 2) * 2);
+  const yMax = Math.min(
+    40,
+    Math.ceil(Math.max(...req.flatMap((s) => s.points.map(([, v]) => v))) / 2) * 2,
+  );
   return {
     efficiency: lineChart({
       title: "Efficiency vs workers (C = 10 ms, R = 20 ms)",

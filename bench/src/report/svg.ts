@@ -29,7 +29,8 @@ export function lineChart(o: ChartOptions): string {
   const plotH = H - M.top - M.bottom;
   const xs = o.xTicks.map(Math.log2);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const x = (v: number) => M.left + (x1 === x0 ? plotW / 2 : ((Math.log2(v) - x0) / (x1 - x0)) * plotW);
+  const x = (v: number) =>
+    M.left + (x1 === x0 ? plotW / 2 : ((Math.log2(v) - x0) / (x1 - x0)) * plotW);
   const y = (v: number) => M.top + plotH - (Math.min(v, o.yMax) / o.yMax) * plotH;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
@@ -38,28 +39,47 @@ export function lineChart(o: ChartOptions): string {
   ];
   const step = niceStep(o.yMax / 6);
   for (let v = 0; v <= o.yMax + 1e-9; v += step) {
-    out.push(`<line x1="${M.left}" x2="${M.left + plotW}" y1="${y(v)}" y2="${y(v)}" stroke="#e5e5e5"/>`);
+    out.push(
+      `<line x1="${M.left}" x2="${M.left + plotW}" y1="${y(v)}" y2="${y(v)}" stroke="#e5e5e5"/>`,
+    );
     out.push(`<text x="${M.left - 8}" y="${y(v) + 4}" text-anchor="end">${fmt(v)}</text>`);
   }
   for (const t of o.xTicks) {
-    out.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${M.top}" y2="${M.top + plotH}" stroke="#f0f0f0"/>`);
+    out.push(
+      `<line x1="${x(t)}" x2="${x(t)}" y1="${M.top}" y2="${M.top + plotH}" stroke="#f0f0f0"/>`,
+    );
     out.push(`<text x="${x(t)}" y="${M.top + plotH + 18}" text-anchor="middle">${t}</text>`);
   }
-  out.push(`<rect x="${M.left}" y="${M.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`);
-  out.push(`<text x="${M.left + plotW / 2}" y="${H - 10}" text-anchor="middle">${esc(o.xLabel)}</text>`);
-  out.push(`<text transform="translate(16 ${M.top + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`);
+  out.push(
+    `<rect x="${M.left}" y="${M.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`,
+  );
+  out.push(
+    `<text x="${M.left + plotW / 2}" y="${H - 10}" text-anchor="middle">${esc(o.xLabel)}</text>`,
+  );
+  out.push(
+    `<text transform="translate(16 ${M.top + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`,
+  );
   if (o.yRef) {
-    out.push(`<line x1="${M.left}" x2="${M.left + plotW}" y1="${y(o.yRef.value)}" y2="${y(o.yRef.value)}" stroke="#333" stroke-dasharray="2 3"/>`);
-    out.push(`<text x="${M.left + 4}" y="${y(o.yRef.value) - 4}" fill="#333">${esc(o.yRef.label)}</text>`);
+    out.push(
+      `<line x1="${M.left}" x2="${M.left + plotW}" y1="${y(o.yRef.value)}" y2="${y(o.yRef.value)}" stroke="#333" stroke-dasharray="2 3"/>`,
+    );
+    out.push(
+      `<text x="${M.left + 4}" y="${y(o.yRef.value) - 4}" fill="#333">${esc(o.yRef.label)}</text>`,
+    );
   }
   o.series.forEach((s, i) => {
     const color = PALETTE[i % PALETTE.length]!;
-    const path = s.points.map(([px, py], j) => `${j === 0 ? "M" : "L"}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(" ");
+    const path = s.points
+      .map(([px, py], j) => `${j === 0 ? "M" : "L"}${x(px).toFixed(1)},${y(py).toFixed(1)}`)
+      .join(" ");
     const dash = s.dashed ? ` stroke-dasharray="6 4"` : "";
     out.push(`<path d="${path}" fill="none" stroke="${color}" stroke-width="2"${dash}/>`);
-    for (const [px, py] of s.points) out.push(`<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="3" fill="${color}"/>`);
+    for (const [px, py] of s.points)
+      out.push(`<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="3" fill="${color}"/>`);
     const ly = M.top + 10 + i * 20;
-    out.push(`<line x1="${W - M.right + 15}" x2="${W - M.right + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash}/>`);
+    out.push(
+      `<line x1="${W - M.right + 15}" x2="${W - M.right + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash}/>`,
+    );
     out.push(`<text x="${W - M.right + 46}" y="${ly + 4}">${esc(s.name)}</text>`);
   });
   out.push("</svg>");

@@ -11,22 +11,58 @@ const unit = (r: { transport: "rest" | "tcp" }) => (r.transport === "rest" ? "HT
 
 export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(head), line(head.map((_, i) => (i === 0 ? "---" : "---:"))), ...rows.map(line)].join("\n");
+  return [line(head), line(head.map((_, i) => (i === 0 ? "---" : "---:"))), ...rows.map(line)].join(
+    "\n",
+  );
 }
 
 /** Efficiency against the round trip this machine really gave (R plus the measured excess). */
 export function measuredEfficiency(r: ContentionResult, overhead: RoundTripOverhead): number {
-  const realR = r.latency.ms + r.latency.jitterMs / 2 + (r.transport === "rest" ? overhead.rest : overhead.tcp);
+  const realR =
+    r.latency.ms + r.latency.jitterMs / 2 + (r.transport === "rest" ? overhead.rest : overhead.tcp);
   return (r.metrics.throughput / 1000) * (C + realR);
 }
 
 /** Every figure of one scenario, one row per library. */
-export function contentionTable(rows: readonly ContentionResult[], overhead: RoundTripOverhead): string {
+export function contentionTable(
+  rows: readonly ContentionResult[],
+  overhead: RoundTripOverhead,
+): string {
   return table(
-    ["library", "efficiency", "eff. at measured RTT", "CS/s", "requests/CS", "Redis cmds/CS", "wait p50 ms", "wait p99 ms", "max wait ms", "hand-off gap p50 ms", "share spread", "re-take", "violations", "failed"],
+    [
+      "library",
+      "efficiency",
+      "eff. at measured RTT",
+      "CS/s",
+      "requests/CS",
+      "Redis cmds/CS",
+      "wait p50 ms",
+      "wait p99 ms",
+      "max wait ms",
+      "hand-off gap p50 ms",
+      "share spread",
+      "re-take",
+      "violations",
+      "failed",
+    ],
     rows.map((r) => {
       const m = r.metrics;
-      return [r.library, `**${f2(m.efficiency)}**`, f2(measuredEfficiency(r, overhead)), f2(m.throughput), `**${f2(r.requestsPerCs)}** ${unit(r)}`, f2(r.commandsPerCs), ms(m.waitP50), ms(m.waitP99), ms(m.waitMax), ms(m.gapP50), f2(m.shareSpread), f2(m.retakeRate), String(m.violations), String(m.failedAcquires)];
+      return [
+        r.library,
+        `**${f2(m.efficiency)}**`,
+        f2(measuredEfficiency(r, overhead)),
+        f2(m.throughput),
+        `**${f2(r.requestsPerCs)}** ${unit(r)}`,
+        f2(r.commandsPerCs),
+        ms(m.waitP50),
+        ms(m.waitP99),
+        ms(m.waitMax),
+        ms(m.gapP50),
+        f2(m.shareSpread),
+        f2(m.retakeRate),
+        String(m.violations),
+        String(m.failedAcquires),
+      ];
     }),
   );
 }
@@ -37,10 +73,13 @@ export function scenarioTable(results: SuiteResults, overhead: RoundTripOverhead
   const libraries = results.contention[labels[0]!]?.map((r) => r.library) ?? [];
   return table(
     ["library", ...labels],
-    libraries.map((name) => [name, ...labels.map((l) => {
-      const r = results.contention[l]!.find((x) => x.library === name)!;
-      return `${f2(r.metrics.efficiency)} (${f2(measuredEfficiency(r, overhead))}) @ ${f2(r.requestsPerCs)}`;
-    })]),
+    libraries.map((name) => [
+      name,
+      ...labels.map((l) => {
+        const r = results.contention[l]!.find((x) => x.library === name)!;
+        return `${f2(r.metrics.efficiency)} (${f2(measuredEfficiency(r, overhead))}) @ ${f2(r.requestsPerCs)}`;
+      }),
+    ]),
   );
 }
 
@@ -49,22 +88,50 @@ export function sweepTable(results: SuiteResults, pick: (r: ContentionResult) =>
   const libraries = results.sweep.get(sizes[0]!)?.map((r) => r.library) ?? [];
   return table(
     ["library", ...sizes.map((n) => `N=${n}`)],
-    libraries.map((name) => [name, ...sizes.map((n) => pick(results.sweep.get(n)!.find((r) => r.library === name)!))]),
+    libraries.map((name) => [
+      name,
+      ...sizes.map((n) => pick(results.sweep.get(n)!.find((r) => r.library === name)!)),
+    ]),
   );
 }
 
 export function uncontendedTable(rows: readonly UncontendedResult[], rttMs: number): string {
-  const cell = (c: { requests: number; latencyMs: number } | undefined) => (c ? `${c.requests} · ${(c.latencyMs / rttMs).toFixed(1)} R` : "n/a");
-  return table(["library", "counted as", "acquire", "renew", "release"], rows.map((r) => [r.library, unit(r), cell(r.acquire), cell(r.renew), cell(r.release)]));
+  const cell = (c: { requests: number; latencyMs: number } | undefined) =>
+    c ? `${c.requests} · ${(c.latencyMs / rttMs).toFixed(1)} R` : "n/a";
+  return table(
+    ["library", "counted as", "acquire", "renew", "release"],
+    rows.map((r) => [r.library, unit(r), cell(r.acquire), cell(r.renew), cell(r.release)]),
+  );
 }
 
-export function sizeTable(rows: readonly { entry: string; minified: number; gzipped: number }[]): string {
-  return table(["bundle", "minified", "min + gzip"], rows.map((r) => [r.entry, `${(r.minified / 1024).toFixed(1)} KB`, `**${(r.gzipped / 1024).toFixed(1)} KB**`]));
+export function sizeTable(
+  rows: readonly { entry: string; minified: number; gzipped: number }[],
+): string {
+  return table(
+    ["bundle", "minified", "min + gzip"],
+    rows.map((r) => [
+      r.entry,
+      `${(r.minified / 1024).toFixed(1)} KB`,
+      `**${(r.gzipped / 1024).toFixed(1)} KB**`,
+    ]),
+  );
 }
 
 export function overrunTable(rows: readonly OverrunResult[]): string {
   return table(
-    ["library", "holder told", "both working ms", "second holder in, ms after the lease ended", "requests"],
-    rows.map((r) => [r.library, r.told ? "yes (signal)" : "no", ms(r.overlapMs), ms(r.takeoverMs), String(r.requests)]),
+    [
+      "library",
+      "holder told",
+      "both working ms",
+      "second holder in, ms after the lease ended",
+      "requests",
+    ],
+    rows.map((r) => [
+      r.library,
+      r.told ? "yes (signal)" : "no",
+      ms(r.overlapMs),
+      ms(r.takeoverMs),
+      String(r.requests),
+    ]),
   );
 }

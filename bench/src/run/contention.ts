@@ -25,8 +25,17 @@ export interface ContentionResult {
   readonly leasesLost: number;
 }
 
-export function envFor(network: Network, latency: Latency, name = `bench:${randomBytes(6).toString("hex")}`): LibraryEnv {
-  return { rest: network.rest, proxyUrl: network.proxyUrl, name, oneWayMs: () => (latency.ms + Math.random() * latency.jitterMs) / 2 };
+export function envFor(
+  network: Network,
+  latency: Latency,
+  name = `bench:${randomBytes(6).toString("hex")}`,
+): LibraryEnv {
+  return {
+    rest: network.rest,
+    proxyUrl: network.proxyUrl,
+    name,
+    oneWayMs: () => (latency.ms + Math.random() * latency.jitterMs) / 2,
+  };
 }
 
 /** One pass of one library: the recorded history and what the counters saw. */
@@ -44,10 +53,17 @@ export interface RawRun {
  * up on names of their own (connections open, scripts loaded), then counted from a snapshot of
  * the network's counters to one taken after every background request settled.
  */
-export async function runPass(network: Network, library: LockLibrary, workload: Workload, latency: Latency): Promise<RawRun> {
+export async function runPass(
+  network: Network,
+  library: LockLibrary,
+  workload: Workload,
+  latency: Latency,
+): Promise<RawRun> {
   await network.setLatency(latency.ms, latency.jitterMs);
   const env = envFor(network, latency);
-  const workers = await Promise.all(Array.from({ length: workload.workers }, () => library.worker(env)));
+  const workers = await Promise.all(
+    Array.from({ length: workload.workers }, () => library.worker(env)),
+  );
   await warmUp(workers);
   const before = await network.counters();
   const record = await runWorkload(workers, workload);
@@ -55,13 +71,23 @@ export async function runPass(network: Network, library: LockLibrary, workload: 
   const after = await network.counters();
   const rest = library.transport === "rest";
   const requests = rest ? after.http - before.http : after.wire - before.wire;
-  return { library, latency, workload, record, requests, commands: rest ? after.restCommands - before.restCommands : requests };
+  return {
+    library,
+    latency,
+    workload,
+    record,
+    requests,
+    commands: rest ? after.restCommands - before.restCommands : requests,
+  };
 }
 
 /** The figures of one library over its passes of one setup. */
 export function summarize(passes: readonly RawRun[]): ContentionResult {
   const first = passes[0]!;
-  const done = Math.max(1, passes.reduce((n, p) => n + p.record.sections.length, 0));
+  const done = Math.max(
+    1,
+    passes.reduce((n, p) => n + p.record.sections.length, 0),
+  );
   const requests = passes.reduce((n, p) => n + p.requests, 0);
   const commands = passes.reduce((n, p) => n + p.commands, 0);
   return {
@@ -69,7 +95,11 @@ export function summarize(passes: readonly RawRun[]): ContentionResult {
     transport: first.library.transport,
     latency: first.latency,
     workload: { ...first.workload, sections: passes.reduce((n, p) => n + p.workload.sections, 0) },
-    metrics: measure(passes.map((p) => p.record), first.latency.ms + first.latency.jitterMs / 2, first.workload.workers),
+    metrics: measure(
+      passes.map((p) => p.record),
+      first.latency.ms + first.latency.jitterMs / 2,
+      first.workload.workers,
+    ),
     requests,
     commands,
     requestsPerCs: requests / done,
@@ -80,7 +110,12 @@ export function summarize(passes: readonly RawRun[]): ContentionResult {
 }
 
 /** One pass, summarized (tests and probes). */
-export async function runContention(network: Network, library: LockLibrary, workload: Workload, latency: Latency): Promise<ContentionResult> {
+export async function runContention(
+  network: Network,
+  library: LockLibrary,
+  workload: Workload,
+  latency: Latency,
+): Promise<ContentionResult> {
   return summarize([await runPass(network, library, workload, latency)]);
 }
 
@@ -88,7 +123,9 @@ async function warmUp(workers: readonly LockWorker[]): Promise<void> {
   const tag = randomBytes(4).toString("hex");
   await Promise.all(
     workers.map(async (worker, i) => {
-      const hold = await worker.acquire({ waitMs: 5_000, name: `bench:warm:${tag}:${i}` }).catch(() => null);
+      const hold = await worker
+        .acquire({ waitMs: 5_000, name: `bench:warm:${tag}:${i}` })
+        .catch(() => null);
       await hold?.release().catch(() => undefined);
     }),
   );

@@ -30,7 +30,8 @@ export interface RunMetrics {
 export function measure(runs: readonly RunRecord[], rttMs: number, workers: number): RunMetrics {
   const per = runs.map((run) => measureOne(run, rttMs, workers));
   const sections = per.reduce((n, m) => n + m.sections, 0);
-  const weighted = (pick: (m: OneRun) => number) => (sections === 0 ? 0 : per.reduce((sum, m) => sum + pick(m) * m.sections, 0) / sections);
+  const weighted = (pick: (m: OneRun) => number) =>
+    sections === 0 ? 0 : per.reduce((sum, m) => sum + pick(m) * m.sections, 0) / sections;
   const waits = per.flatMap((m) => m.waits).sort((a, b) => a - b);
   const gaps = per.flatMap((m) => m.gaps).sort((a, b) => a - b);
   return {
@@ -105,7 +106,9 @@ function retakeRate(s: readonly Section[]): number {
   for (let i = 1; i < s.length; i++) {
     const prev = s[i - 1]!;
     const next = s[i]!;
-    const someoneWaited = s.some((x) => x.worker !== prev.worker && x.requestedAt < prev.exit && x.enter >= prev.exit);
+    const someoneWaited = s.some(
+      (x) => x.worker !== prev.worker && x.requestedAt < prev.exit && x.enter >= prev.exit,
+    );
     if (!someoneWaited) continue;
     contested++;
     if (next.worker === prev.worker) retaken++;

@@ -31,18 +31,37 @@ export interface RunRecord {
  * Runs N workers at once, each doing K sections: ask, enter (recorded), work C ms — stopping
  * early if the library says the lease is lost — exit (recorded), release.
  */
-export async function runWorkload(workers: readonly LockWorker[], w: Workload, seed = 42): Promise<RunRecord> {
+export async function runWorkload(
+  workers: readonly LockWorker[],
+  w: Workload,
+  seed = 42,
+): Promise<RunRecord> {
   const sections: Section[] = [];
   const tally = { failedAcquires: 0, failedReleases: 0, leasesLost: 0 };
-  await Promise.all(workers.map((worker, index) => runWorker(worker, index, w, seededRandom(seed + index), sections, tally)));
+  await Promise.all(
+    workers.map((worker, index) =>
+      runWorker(worker, index, w, seededRandom(seed + index), sections, tally),
+    ),
+  );
   return { sections, ...tally };
 }
 
-async function runWorker(worker: LockWorker, index: number, w: Workload, random: () => number, out: Section[], tally: { failedAcquires: number; failedReleases: number; leasesLost: number }) {
+async function runWorker(
+  worker: LockWorker,
+  index: number,
+  w: Workload,
+  random: () => number,
+  out: Section[],
+  tally: { failedAcquires: number; failedReleases: number; leasesLost: number },
+) {
   for (let k = 0; k < w.sections; k++) {
     const duration = w.irregular ? exponential(random, w.csMs) : w.csMs;
     const requestedAt = performance.now();
-    const hold = await worker.acquire(w.leaseMs === undefined ? { waitMs: w.waitMs } : { waitMs: w.waitMs, leaseMs: w.leaseMs }).catch(() => null);
+    const hold = await worker
+      .acquire(
+        w.leaseMs === undefined ? { waitMs: w.waitMs } : { waitMs: w.waitMs, leaseMs: w.leaseMs },
+      )
+      .catch(() => null);
     if (hold === null) {
       tally.failedAcquires++;
       continue;

@@ -22,7 +22,11 @@ const WORK_MS = 600;
  * soon after the lease ends. What none can do: make the first holder's late writes safe without
  * fencing tokens.
  */
-export async function runOverrun(network: Network, library: LockLibrary, rttMs: number): Promise<OverrunResult> {
+export async function runOverrun(
+  network: Network,
+  library: LockLibrary,
+  rttMs: number,
+): Promise<OverrunResult> {
   await network.setLatency(rttMs, 0);
   const env = envFor(network, { ms: rttMs, jitterMs: 0 });
   const [a, b] = await Promise.all([library.worker(env), library.worker(env)]);

@@ -1,6 +1,12 @@
 import type { LockLibrary } from "../libraries/index.ts";
 import type { Network } from "../net/network.ts";
-import { runPass, summarize, type ContentionResult, type Latency, type RawRun } from "../run/contention.ts";
+import {
+  runPass,
+  summarize,
+  type ContentionResult,
+  type Latency,
+  type RawRun,
+} from "../run/contention.ts";
 import type { Workload } from "../run/workload.ts";
 import { runOverrun, type OverrunResult } from "./overrun.ts";
 import { runUncontended, type UncontendedResult } from "./uncontended.ts";
@@ -21,14 +27,26 @@ export interface SuiteResults {
 
 export const R = 20;
 export const C = 10;
-const base = (quick: boolean): Workload => ({ workers: 8, sections: quick ? 8 : 20, csMs: C, irregular: false, waitMs: 60_000 });
+const base = (quick: boolean): Workload => ({
+  workers: 8,
+  sections: quick ? 8 : 20,
+  csMs: C,
+  irregular: false,
+  waitMs: 60_000,
+});
 
 /** The scenarios of the issue, in order; every library runs each before the next begins. */
-export function scenarios(quick: boolean): { label: string; workload: Workload; latency: Latency }[] {
+export function scenarios(
+  quick: boolean,
+): { label: string; workload: Workload; latency: Latency }[] {
   const w = base(quick);
   const all = [
     { label: "N=8, R=20 ms", workload: w, latency: { ms: R, jitterMs: 0 } },
-    { label: "N=8, R=20 ms, irregular", workload: { ...w, irregular: true }, latency: { ms: R, jitterMs: 0 } },
+    {
+      label: "N=8, R=20 ms, irregular",
+      workload: { ...w, irregular: true },
+      latency: { ms: R, jitterMs: 0 },
+    },
     { label: "N=8, R=0", workload: w, latency: { ms: 0, jitterMs: 0 } },
     { label: "N=8, R=20 ms + 0–10 ms jitter", workload: w, latency: { ms: R, jitterMs: 10 } },
   ];
@@ -49,17 +67,28 @@ export function sectionsFor(n: number, quick: boolean): number {
  * K split between them, so that a burst of load from other work on the machine falls on every
  * library alike rather than on whichever ran at that moment.
  */
-async function runInterleaved(network: Network, libraries: readonly LockLibrary[], workload: Workload, latency: Latency, passes: number): Promise<ContentionResult[]> {
+async function runInterleaved(
+  network: Network,
+  libraries: readonly LockLibrary[],
+  workload: Workload,
+  latency: Latency,
+  passes: number,
+): Promise<ContentionResult[]> {
   const raw = new Map<LockLibrary, RawRun[]>(libraries.map((l) => [l, []]));
   const sections = Math.max(1, Math.round(workload.sections / passes));
   for (let pass = 0; pass < passes; pass++) {
     const order = pass % 2 === 0 ? libraries : [...libraries].reverse();
-    for (const lib of order) raw.get(lib)!.push(await runPass(network, lib, { ...workload, sections }, latency));
+    for (const lib of order)
+      raw.get(lib)!.push(await runPass(network, lib, { ...workload, sections }, latency));
   }
   return libraries.map((lib) => summarize(raw.get(lib)!));
 }
 
-export async function runSuite(network: Network, libraries: readonly LockLibrary[], o: SuiteOptions): Promise<SuiteResults> {
+export async function runSuite(
+  network: Network,
+  libraries: readonly LockLibrary[],
+  o: SuiteOptions,
+): Promise<SuiteResults> {
   const results: SuiteResults = { uncontended: [], contention: {}, sweep: new Map(), overrun: [] };
   const passes = o.quick ? 1 : 2;
   for (const lib of libraries) {
@@ -68,20 +97,39 @@ export async function runSuite(network: Network, libraries: readonly LockLibrary
   }
   // One discarded round first: the first runs of a process pay for JIT compilation and fresh
   // connection pools, and would otherwise all fall on whichever library runs first.
-  await runInterleaved(network, libraries, { ...base(o.quick), workers: 4, sections: 3 }, { ms: R, jitterMs: 0 }, 1);
+  await runInterleaved(
+    network,
+    libraries,
+    { ...base(o.quick), workers: 4, sections: 3 },
+    { ms: R, jitterMs: 0 },
+    1,
+  );
   o.log("warm-up round done");
   for (const s of scenarios(o.quick)) {
     const row = await runInterleaved(network, libraries, s.workload, s.latency, passes);
     results.contention[s.label] = row;
-    for (const r of row) o.log(`${s.label.padEnd(30)} ${r.library.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} violations ${r.metrics.violations}`);
+    for (const r of row)
+      o.log(
+        `${s.label.padEnd(30)} ${r.library.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} violations ${r.metrics.violations}`,
+      );
   }
   for (const n of sweepSizes(o.quick)) {
     const reuse = results.contention["N=8, R=20 ms"];
-    const row = n === 8 && reuse && sectionsFor(8, o.quick) === base(o.quick).sections
-      ? reuse
-      : await runInterleaved(network, libraries, { ...base(o.quick), workers: n, sections: sectionsFor(n, o.quick) }, { ms: R, jitterMs: 0 }, 1);
+    const row =
+      n === 8 && reuse && sectionsFor(8, o.quick) === base(o.quick).sections
+        ? reuse
+        : await runInterleaved(
+            network,
+            libraries,
+            { ...base(o.quick), workers: n, sections: sectionsFor(n, o.quick) },
+            { ms: R, jitterMs: 0 },
+            1,
+          );
     results.sweep.set(n, row);
-    for (const r of row) o.log(`sweep N=${String(n).padEnd(3)} ${r.library.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)}`);
+    for (const r of row)
+      o.log(
+        `sweep N=${String(n).padEnd(3)} ${r.library.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)}`,
+      );
   }
   if (!o.quick) {
     for (const lib of libraries) {

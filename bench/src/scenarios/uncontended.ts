@@ -21,10 +21,17 @@ export interface UncontendedResult {
  * Acquire, renew and release on a free lock, warm (connections open and scripts loaded by a
  * first round on another name), each counted on its own.
  */
-export async function runUncontended(network: Network, library: LockLibrary, rttMs: number): Promise<UncontendedResult> {
+export async function runUncontended(
+  network: Network,
+  library: LockLibrary,
+  rttMs: number,
+): Promise<UncontendedResult> {
   await network.setLatency(rttMs, 0);
   const worker = await library.worker(envFor(network, { ms: rttMs, jitterMs: 0 }));
-  const warm = await worker.acquire({ waitMs: 1_000, name: `bench:warm:${randomBytes(4).toString("hex")}` });
+  const warm = await worker.acquire({
+    waitMs: 1_000,
+    name: `bench:warm:${randomBytes(4).toString("hex")}`,
+  });
   await warm?.extend?.(10_000);
   await warm?.release();
   const measureOp = async <T>(op: () => Promise<T>): Promise<{ value: T; cost: OpCost }> => {
@@ -33,7 +40,8 @@ export async function runUncontended(network: Network, library: LockLibrary, rtt
     const value = await op();
     const latencyMs = performance.now() - start;
     const after = await network.counters();
-    const requests = library.transport === "rest" ? after.http - before.http : after.wire - before.wire;
+    const requests =
+      library.transport === "rest" ? after.http - before.http : after.wire - before.wire;
     return { value, cost: { requests, latencyMs } };
   };
   const acquired = await measureOp(() => worker.acquire({ waitMs: 1_000 }));
@@ -42,5 +50,11 @@ export async function runUncontended(network: Network, library: LockLibrary, rtt
   const renew = hold.extend ? (await measureOp(() => hold.extend!(10_000))).cost : undefined;
   const release = (await measureOp(() => hold.release())).cost;
   await worker.close();
-  return { library: library.name, transport: library.transport, acquire: acquired.cost, renew, release };
+  return {
+    library: library.name,
+    transport: library.transport,
+    acquire: acquired.cost,
+    renew,
+    release,
+  };
 }

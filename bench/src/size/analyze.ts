@@ -6,11 +6,23 @@ import { build } from "esbuild";
 const here = dirname(fileURLToPath(import.meta.url));
 const src = resolve(here, "../../../packages/core/src");
 const result = await build({
-  stdin: { contents: `import { Lock } from "${src}/lock/lock.ts"; export const f = (ctx) => new Lock(ctx, "x", "o").acquire();`, resolveDir: here, loader: "js" },
-  bundle: true, minify: true, format: "esm", platform: "neutral", write: false, metafile: true,
-  external: ["@upstash/redis"], alias: { "@edgelock/core": resolve(here, "../../../packages/core/src/index.ts") },
+  stdin: {
+    contents: `import { Lock } from "${src}/lock/lock.ts"; export const f = (ctx) => new Lock(ctx, "x", "o").acquire();`,
+    resolveDir: here,
+    loader: "js",
+  },
+  bundle: true,
+  minify: true,
+  format: "esm",
+  platform: "neutral",
+  write: false,
+  metafile: true,
+  external: ["@upstash/redis"],
+  alias: { "@edgelock/core": resolve(here, "../../../packages/core/src/index.ts") },
 });
 const inputs = Object.entries(result.metafile.outputs)[0]![1].inputs;
-for (const [file, { bytesInOutput }] of Object.entries(inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 25)) {
+for (const [file, { bytesInOutput }] of Object.entries(inputs)
+  .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+  .slice(0, 25)) {
   console.log(String(bytesInOutput).padStart(7), file.replace(/.*packages\//, ""));
 }

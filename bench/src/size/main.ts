@@ -66,6 +66,8 @@ export async function measureSizes(): Promise<SizeReport[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const r of await measureSizes()) {
-    console.log(`${r.entry.padEnd(22)} ${(r.minified / 1024).toFixed(1)} KB min, ${(r.gzipped / 1024).toFixed(2)} KB min+gz`);
+    console.log(
+      `${r.entry.padEnd(22)} ${(r.minified / 1024).toFixed(1)} KB min, ${(r.gzipped / 1024).toFixed(2)} KB min+gz`,
+    );
   }
 }

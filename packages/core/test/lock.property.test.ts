@@ -1,10 +1,10 @@
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
-import { NotHeldError, type HeldLock, type Lock } from "../src/index.ts";
+import type { HeldLock, Lock } from "../src/index.ts";
 import { lockKeys } from "../src/keys.ts";
 import { LockModel } from "./model/lock-model.ts";
-import { itOverBothTransports } from "./property-support.ts";
+import { expectHoldOutcome, itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -47,9 +47,7 @@ async function runSequence(redis: unknown, raw: { del(key: string): Promise<unkn
       const index = op.pick % real.length;
       const hold = model.holds[index]!;
       const expected = op.kind === "release" ? model.release(hold) : model.extend(hold);
-      const action = op.kind === "release" ? real[index]!.release() : real[index]!.extend(60_000);
-      const outcome = await action.then(() => "ok", (e: unknown) => (e instanceof NotHeldError ? "not-held" : e));
-      expect(outcome, `${op.kind} of hold ${index}`).toBe(expected === "not-held" ? "not-held" : "ok");
+      await expectHoldOutcome(op.kind, index, real[index]!, expected);
     } else if (op.kind === "expire") {
       model.expire();
       await raw.del(lockKeys(prefix, "prop").lock);

@@ -1,10 +1,9 @@
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
-import { NotHeldError } from "../src/index.ts";
 import { lockKeys } from "../src/keys.ts";
 import { MultiLockModel } from "./model/multi-lock-model.ts";
-import { itOverBothTransports } from "./property-support.ts";
+import { expectHoldOutcome, itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);
@@ -68,9 +67,7 @@ async function runSequence(redis: unknown, del: (key: string) => Promise<unknown
       const index = op.pick % real.length;
       const hold = model.holds[index]!;
       const expected = op.kind === "release" ? model.release(hold) : model.extend(hold);
-      const action = op.kind === "release" ? real[index]!.release() : real[index]!.extend(60_000);
-      const outcome = await action.then(() => "ok", (e: unknown) => (e instanceof NotHeldError ? "not-held" : e));
-      expect(outcome, `${op.kind} of hold ${index}`).toBe(expected === "not-held" ? "not-held" : "ok");
+      await expectHoldOutcome(op.kind, index, real[index]!, expected);
     } else if (op.kind === "expire") {
       model.expire(op.name);
       await del(lockKeys(prefix, op.name).lock);

@@ -1,7 +1,8 @@
 import { Redis } from "@upstash/redis";
 import { harness, makeNodeRedis, type NodeRedisClient } from "@edgelock/testkit";
 import fc from "fast-check";
-import { it } from "vitest";
+import { expect, it } from "vitest";
+import { NotHeldError } from "../src/index.ts";
 
 /** How long the random sequences over one transport are, and how many of them run. */
 export interface PropertyRuns {
@@ -45,4 +46,19 @@ export function itOverBothTransports<Op>(
       { numRuns: runs.rest.numRuns },
     );
   });
+}
+
+/** Releases or extends (by 60 s) a real hold and checks the outcome against the model's answer. */
+export async function expectHoldOutcome(
+  kind: "release" | "extend",
+  index: number,
+  hold: { release(): Promise<void>; extend(ms: number): Promise<void> },
+  expected: string,
+): Promise<void> {
+  const action = kind === "release" ? hold.release() : hold.extend(60_000);
+  const outcome = await action.then(
+    () => "ok",
+    (e: unknown) => (e instanceof NotHeldError ? "not-held" : e),
+  );
+  expect(outcome, `${kind} of hold ${index}`).toBe(expected === "not-held" ? "not-held" : "ok");
 }

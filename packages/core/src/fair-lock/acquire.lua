@@ -31,15 +31,7 @@ if queue then refresh_deadline(queue_key, deadlines_key, owner, return_within) e
 local holder = redis.call('HGET', lock_key, 'o')
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined
-  local left = quarantine_left(quarantine)
-  if left > 0 then return {-3, 0, 0, left, 0, 0, 0, now_ms} end
-  holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)
-  if not holder then
-    local fence = next_fence(fence_key, fence_ttl)
-    redis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)
-    redis.call('PEXPIRE', lock_key, lease)
-    return granted(1)
-  end
+-- @include _take-free.lua
 end
 
 -- @include _reenter.lua

@@ -36,7 +36,12 @@ export async function beginAcquire(holds: Map<number, Hold>): Promise<() => void
  * release, where a re-acquire would cost two — then claims it (the grant becomes a full lease)
  * in the background. Undefined when the backend has no push or the scripts publish no grants.
  */
-export function lockWake(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, adopt: Adopt): WakeParams<HeldLockView> | undefined {
+export function lockWake(
+  ref: LockRef,
+  holds: Map<number, Hold>,
+  leaseMs: number,
+  adopt: Adopt,
+): WakeParams<HeldLockView> | undefined {
   const backend = ref.ctx.backend;
   if (backend.subscribe === undefined || opsOf(ref).grantPush === undefined) return undefined;
   return {
@@ -46,14 +51,22 @@ export function lockWake(ref: LockRef, holds: Map<number, Hold>, leaseMs: number
   };
 }
 
-function enterOnGrant(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, adopt: Adopt, payload: string, since: WakeContext) {
+function enterOnGrant(
+  ref: LockRef,
+  holds: Map<number, Hold>,
+  leaseMs: number,
+  adopt: Adopt,
+  payload: string,
+  since: WakeContext,
+) {
   const grant = parseGrant(payload);
   if (grant === undefined) return "attempt";
   // The busy answer came after this grant was made and lapsed: it is not ours any more.
   if (since.hint.serverMs !== undefined && grant.at < since.hint.serverMs) return "stale";
   // Only an extend that claims a grant lets the waiter enter on the message, and a handle with a
   // second acquire running must let the server count both.
-  if (opsOf(ref).grantPush !== "enter" || (inFlight.get(holds) ?? 0) > 1 || holds.has(grant.fence)) return "attempt";
+  if (opsOf(ref).grantPush !== "enter" || (inFlight.get(holds) ?? 0) > 1 || holds.has(grant.fence))
+    return "attempt";
   // The grant was made after our last busy attempt was sent, so it lapses no earlier than
   // `sentAt + claimMs` on our clock, less 1% for clock-rate differences. Without room left for
   // the claim to land, claim first (one round trip) and enter on its answer.
@@ -67,7 +80,12 @@ function enterOnGrant(ref: LockRef, holds: Map<number, Hold>, leaseMs: number, a
 }
 
 /** Turns the entered grant into a full lease; until it lands, the grant's deadline guards the hold. */
-function claimInBackground(ref: LockRef, holds: Map<number, Hold>, hold: Hold, leaseMs: number): void {
+function claimInBackground(
+  ref: LockRef,
+  holds: Map<number, Hold>,
+  hold: Hold,
+  leaseMs: number,
+): void {
   const claim = (async () => {
     // Let the holder enter first: starting a request takes CPU the hand-off should not wait for.
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -91,7 +109,8 @@ function claimInBackground(ref: LockRef, holds: Map<number, Hold>, hold: Hold, l
 function parseGrant(payload: string): GrantMessage | undefined {
   const parts = payload.split(",").map(Number);
   const [fence, at, claimMs] = parts;
-  if (parts.length !== 3 || fence === undefined || at === undefined || claimMs === undefined) return undefined;
+  if (parts.length !== 3 || fence === undefined || at === undefined || claimMs === undefined)
+    return undefined;
   if (!parts.every(Number.isFinite) || claimMs <= 0) return undefined;
   return { fence, at, claimMs };
 }

@@ -28,7 +28,8 @@ export function justInTimeStrategy(options: JustInTimeOptions = {}): WaitStrateg
     nextDelay(h) {
       const cap = Math.min(maxMs, claimCap(h));
       if (h.pushed) return cap;
-      if (h.position <= 0 || h.meanHoldMs <= 0) return Math.min(cap, Math.random() * baseMs * 2 ** Math.min(h.attempt - 1, 16));
+      if (h.position <= 0 || h.meanHoldMs <= 0)
+        return Math.min(cap, Math.random() * baseMs * 2 ** Math.min(h.attempt - 1, 16));
       return Math.min(cap, Math.max(0, pollDelay(h)));
     },
   };

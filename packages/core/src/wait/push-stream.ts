@@ -49,10 +49,13 @@ export class PushStream {
         done();
         reject(new AbortedError(what, signal?.reason));
       };
-      const timer = setTimeout(() => {
-        done();
-        resolve({ type: "timeout" });
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          done();
+          resolve({ type: "timeout" });
+        },
+        Math.max(0, ms),
+      );
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#wake = () => {
         done();
@@ -70,7 +73,8 @@ export class PushStream {
     const prefix = `message,${channel},`;
     try {
       for await (const line of subscribe(channel, this.#controller.signal)) {
-        if (line.startsWith(prefix)) this.#push({ type: "message", payload: line.slice(prefix.length) });
+        if (line.startsWith(prefix))
+          this.#push({ type: "message", payload: line.slice(prefix.length) });
         else if (this.#state === "connecting" && line.startsWith("subscribe,")) {
           this.#state = "live";
           this.#push({ type: "live" });

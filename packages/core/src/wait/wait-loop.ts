@@ -5,7 +5,10 @@ import { PushStream } from "./push-stream.ts";
 import { waitTurn, type WakeParams } from "./wait-turn.ts";
 
 /** What a primitive's attempt reports when busy; the loop adds the rest of the `WaitHint`. */
-export type ServerHint = Omit<WaitHint, "attempt" | "budgetMs" | "rttMs" | "rttDevMs" | "pushed" | "claimWindowMs">;
+export type ServerHint = Omit<
+  WaitHint,
+  "attempt" | "budgetMs" | "rttMs" | "rttDevMs" | "pushed" | "claimWindowMs"
+>;
 export type AttemptOutcome<T> = { readonly granted: T } | { readonly busy: ServerHint };
 export type { WakeParams, WakeAction, WakeContext } from "./wait-turn.ts";
 
@@ -54,11 +57,15 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
   let stream: PushStream | undefined;
   let streams = 0;
   const result = (attempts: number, granted?: T): WaitResult<T> =>
-    granted === undefined ? { attempts, waitedMs: now() - start } : { granted, attempts, waitedMs: now() - start };
+    granted === undefined
+      ? { attempts, waitedMs: now() - start }
+      : { granted, attempts, waitedMs: now() - start };
   try {
     for (let attempt = 1; ; attempt++) {
       const budget = waitMs - (now() - start);
-      const returnWithin = Math.ceil(Math.min(strategy.maxDelayMs, Math.max(budget, 0)) + params.requestTimeoutMs);
+      const returnWithin = Math.ceil(
+        Math.min(strategy.maxDelayMs, Math.max(budget, 0)) + params.requestTimeoutMs,
+      );
       const sentAt = now();
       const outcome = await params.attempt(budget > 0, returnWithin);
       const replyAt = now();
@@ -67,7 +74,11 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       rttMs = rttMs === undefined ? rtt : rttMs + (rtt - rttMs) / 4;
       if ("granted" in outcome) return result(attempt, outcome.granted);
       if (outcome.busy.reason === "quarantine") {
-        params.emit({ type: "quarantined", name: params.name, remainingMs: Math.round(outcome.busy.remainingLeaseMs) });
+        params.emit({
+          type: "quarantined",
+          name: params.name,
+          remainingMs: Math.round(outcome.busy.remainingLeaseMs),
+        });
       }
       // Once queued, stay queued until granted or left: a last try-only attempt reports no position.
       queued = queued || outcome.busy.position > 0;
@@ -76,11 +87,26 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
         queued = false;
         return result(attempt);
       }
-      if (wake && outcome.busy.position >= 2 && (stream === undefined || stream.closed) && streams < MAX_STREAMS) {
+      if (
+        wake &&
+        outcome.busy.position >= 2 &&
+        (stream === undefined || stream.closed) &&
+        streams < MAX_STREAMS
+      ) {
         stream = new PushStream(wake.subscribe, wake.channel);
         streams++;
       }
-      const woken = await waitTurn({ params, start, attempt, busy: outcome.busy, sentAt, replyAt, rttMs, rttDevMs, stream });
+      const woken = await waitTurn({
+        params,
+        start,
+        attempt,
+        busy: outcome.busy,
+        sentAt,
+        replyAt,
+        rttMs,
+        rttDevMs,
+        stream,
+      });
       if (woken !== undefined) return result(attempt, woken.granted);
     }
   } catch (error) {

@@ -50,7 +50,14 @@ export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T 
     const delay = plannedDelay(turn);
     if (first) {
       const { position, remainingLeaseMs } = turn.busy;
-      params.emit({ type: "waited", name: params.name, attempt: turn.attempt, sleepMs: delay, position, remainingLeaseMs });
+      params.emit({
+        type: "waited",
+        name: params.name,
+        attempt: turn.attempt,
+        sleepMs: delay,
+        position,
+        remainingLeaseMs,
+      });
     }
     if (stream === undefined || stream.closed) {
       await sleep(delay, params.signal, what);
@@ -59,7 +66,12 @@ export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T 
     const event = await stream.next(delay, params.signal, what);
     if (event.type === "timeout") return undefined;
     if (event.type !== "message") continue;
-    const action = params.wake?.onMessage?.(event.payload, { sentAt: turn.sentAt, hint: turn.busy, rttMs: turn.rttMs }) ?? "attempt";
+    const action =
+      params.wake?.onMessage?.(event.payload, {
+        sentAt: turn.sentAt,
+        hint: turn.busy,
+        rttMs: turn.rttMs,
+      }) ?? "attempt";
     if (action === "attempt") return undefined;
     if (action !== "stale") return action;
   }

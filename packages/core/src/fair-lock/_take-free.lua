@@ -1,0 +1,15 @@
+-- An acquire that finds the lock free, in the fair lock's layout (the fair lock, the read-write
+-- lock's writer), inlined where it is included (it is a step of the script, not a function).
+-- In scope: lock_key, fence_key, queue_key, deadlines_key, owner, lease, fence_ttl,
+-- channel_prefix, quarantine, holder, granted (_acquire-replay.lua).
+-- A new grant is refused while quarantined (-3); otherwise the first live waiter gets it (holder
+-- becomes that waiter, perhaps the caller itself), or, with no live waiter, the caller takes it.
+local left = quarantine_left(quarantine)
+if left > 0 then return {-3, 0, 0, left, 0, 0, 0, now_ms} end
+holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)
+if not holder then
+  local fence = next_fence(fence_key, fence_ttl)
+  redis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)
+  redis.call('PEXPIRE', lock_key, lease)
+  return granted(1)
+end
