@@ -86,7 +86,7 @@ Every library lets the second worker in once the lease is gone — that is what 
 
 ${sizeTable(i.sizes)}
 
-"Lock via createClient" is what a Worker using only the Lock ships today (the client object names every primitive, so all of them stay in); "Lock alone" is the Lock's own code and scripts, built from the same modules.
+"Lock via createClient" is what a Worker using only the Lock ships through the main entry (the client object names every primitive, so all of them stay in); "Lock via @edgelock/core/lock" is the Lock-only entry (\`createLockClient\`), which leaves the other primitives out. About a third of the Lock-only bundle is its Lua source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback.
 
 ## Libraries and settings
 

@@ -7,7 +7,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const src = resolve(here, "../../../packages/core/src");
 const result = await build({
   stdin: {
-    contents: `import { Lock } from "${src}/lock/lock.ts"; export const f = (ctx) => new Lock(ctx, "x", "o").acquire();`,
+    contents: `import { createLockClient } from "${src}/lock-entry.ts"; export const f = (redis) => createLockClient({ redis }).lock("x").acquire();`,
     resolveDir: here,
     loader: "js",
   },

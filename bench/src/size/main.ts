@@ -21,19 +21,11 @@ export async function handler(redis) {
   const lock = createClient({ redis }).lock("orders:42");
   await lock.withLock(async (held) => held.fence, { waitMs: 5000 });
 }`,
-  // The Lock's own weight (engine, REST backend, push, lease, its scripts): what a tree-shakable
-  // entry (e.g. a lock-only client factory) would ship. Built from the same modules createClient uses.
-  "Lock alone": `import { Lock } from "${src}/lock/lock.ts";
-import { resolveBackend } from "${src}/backend/resolve.ts";
-import { timerKeeper } from "${src}/lease/keeper.ts";
-import { justInTimeStrategy } from "${src}/wait/just-in-time.ts";
-import { randomId } from "${src}/ids.ts";
+  // The Lock-only entry: the same Lock, without the other primitives.
+  "Lock via @edgelock/core/lock": `import { createLockClient } from "${src}/lock-entry.ts";
 export async function handler(redis) {
-  const ctx = { backend: resolveBackend(redis), prefix: "edgelock", leaseMs: 30000, policy: { requestTimeoutMs: 5000, retryWindowMs: 10000 },
-    claimWindowMs: 2000, operationRecordTtlMs: 600000, fenceTtlMs: 604800000, statsTtlMs: 3600000, keeper: timerKeeper(),
-    quarantine: { ms: 0, scope: "prefix", sentinelTtlMs: 1209600000 },
-    wait: justInTimeStrategy(), emit: () => {}, background: () => {} };
-  await new Lock(ctx, "orders:42", randomId()).withLock(async (held) => held.fence, { waitMs: 5000 });
+  const lock = createLockClient({ redis }).lock("orders:42");
+  await lock.withLock(async (held) => held.fence, { waitMs: 5000 });
 }`,
   "whole core": `export * from "@edgelock/core";`,
 } as const;

@@ -1,10 +1,6 @@
-import { resolveBackend } from "./backend/resolve.ts";
-import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
-import { InvalidArgumentError } from "./errors.ts";
-import { safeSink } from "./events.ts";
-import { randomId } from "./ids.ts";
-import { timerKeeper } from "./lease/keeper.ts";
-import { initializeSentinels, resolveQuarantine } from "./quarantine/quarantine.ts";
+import type { ClientContext, ClientOptions } from "./config.ts";
+import { ownerOf, pendingOf, resolveContext } from "./context.ts";
+import { initializeSentinels } from "./quarantine/quarantine.ts";
 import { Lock } from "./lock/lock.ts";
 import { FairLock } from "./fair-lock/fair-lock.ts";
 import { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
@@ -13,8 +9,7 @@ import { validateMultiLockNames } from "./multi-lock/names.ts";
 import { CountDownLatch } from "./latch/latch.ts";
 import { PermitExpirableSemaphore } from "./permit-semaphore/permit-semaphore.ts";
 import { Semaphore } from "./semaphore/semaphore.ts";
-import { validateMs, validateName, validateObject } from "./validate.ts";
-import { justInTimeStrategy } from "./wait/just-in-time.ts";
+import { validateName } from "./validate.ts";
 
 /** Options of `client.lock(name, options)`. */
 export interface LockHandleOptions {
@@ -67,24 +62,19 @@ export function createClient(options: ClientOptions): EdgelockClient {
     context,
     lock(name, handleOptions) {
       validateName("name", name);
-      const o = validateObject("options", handleOptions) as LockHandleOptions;
-      const owner = o.owner === undefined ? randomId() : validateName("options.owner", o.owner);
-      return new Lock(context, name, owner);
+      return new Lock(context, name, ownerOf(handleOptions));
     },
     fairLock(name, handleOptions) {
       validateName("name", name);
-      const o = validateObject("options", handleOptions) as LockHandleOptions;
-      return new FairLock(context, name, o.owner === undefined ? randomId() : validateName("options.owner", o.owner));
+      return new FairLock(context, name, ownerOf(handleOptions));
     },
     readWriteLock(name, handleOptions) {
       validateName("name", name);
-      const o = validateObject("options", handleOptions) as LockHandleOptions;
-      return new ReadWriteLock(context, name, o.owner === undefined ? randomId() : validateName("options.owner", o.owner));
+      return new ReadWriteLock(context, name, ownerOf(handleOptions));
     },
     multiLock(names, handleOptions) {
       const valid = validateMultiLockNames(names);
-      const o = validateObject("options", handleOptions) as LockHandleOptions;
-      return new MultiLock(context, valid, o.owner === undefined ? randomId() : validateName("options.owner", o.owner));
+      return new MultiLock(context, valid, ownerOf(handleOptions));
     },
     semaphore: (name) => new Semaphore(context, validateName("name", name)),
     permitExpirableSemaphore: (name) => new PermitExpirableSemaphore(context, validateName("name", name)),
@@ -92,47 +82,4 @@ export function createClient(options: ClientOptions): EdgelockClient {
     settled: () => pendingOf(context),
     initialize: () => initializeSentinels(context),
   };
-}
-
-const pending = new WeakMap<ClientContext, Set<Promise<unknown>>>();
-
-async function pendingOf(context: ClientContext): Promise<void> {
-  const set = pending.get(context);
-  while (set && set.size > 0) await Promise.allSettled([...set]);
-}
-
-function resolveContext(options: ClientOptions): ClientContext {
-  const o = validateObject("options", options) as unknown as ClientOptions;
-  if (o.redis === undefined) throw new InvalidArgumentError("options.redis", "is required");
-  const d = DEFAULT_CLIENT_OPTIONS;
-  const prefix = o.prefix === undefined ? d.prefix : validateName("options.prefix", o.prefix);
-  if (/[{}]/.test(prefix)) throw new InvalidArgumentError("options.prefix", "must not contain { or } (they would change the hash tag)");
-  if (o.onEvent !== undefined && typeof o.onEvent !== "function") throw new InvalidArgumentError("options.onEvent", "must be a function");
-  const requestTimeoutMs = validateMs("options.requestTimeoutMs", o.requestTimeoutMs ?? d.requestTimeoutMs, { min: 1 });
-  const retryWindowMs = validateMs("options.retryWindowMs", o.retryWindowMs ?? d.retryWindowMs);
-  const set = new Set<Promise<unknown>>();
-  const emit = safeSink(o.onEvent);
-  const leaseMs = validateMs("options.leaseMs", o.leaseMs ?? d.leaseMs, { min: 3 });
-  const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, { min: 1 });
-  const wait = o.wait ?? justInTimeStrategy();
-  const context: ClientContext = {
-    backend: resolveBackend(o.redis),
-    prefix,
-    leaseMs,
-    policy: { requestTimeoutMs, retryWindowMs },
-    claimWindowMs,
-    operationRecordTtlMs: validateMs("options.operationRecordTtlMs", o.operationRecordTtlMs ?? d.operationRecordTtlMs, { min: retryWindowMs + 1 }),
-    fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
-    statsTtlMs: validateMs("options.statsTtlMs", o.statsTtlMs ?? d.statsTtlMs, { min: 1 }),
-    quarantine: resolveQuarantine(o, { leaseMs, claimWindowMs, returnWithinMs: wait.maxDelayMs + requestTimeoutMs }),
-    keeper: o.keeper ?? timerKeeper(),
-    wait,
-    emit,
-    background(work) {
-      const tracked = work.catch(() => undefined).finally(() => set.delete(tracked));
-      set.add(tracked);
-    },
-  };
-  pending.set(context, set);
-  return context;
 }

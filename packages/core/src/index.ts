@@ -1,4 +1,5 @@
 export { createClient, type EdgelockClient, type LockHandleOptions } from "./client.ts";
+export { createLockClient, type LockClient } from "./lock-client.ts";
 export { DEFAULT_CLIENT_OPTIONS, type ClientOptions, type ClientContext } from "./config.ts";
 export {
   LockError,

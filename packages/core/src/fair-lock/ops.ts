@@ -14,6 +14,12 @@ import {
 // One function per script call, as the Lock's ops; the Lock's holds and acquire loop call them
 // through `fairLockOps`. Every mutation carries an operation id (exactly-once) or is idempotent.
 
+/** ARGV of the fair lock's acquire; the read-write lock's write acquire takes the same, slot for slot. */
+export function fairAcquireArgs(ref: LockRef, p: AcquireParams, channelPrefix: string): (string | number)[] {
+  const { ctx } = ref;
+  return [ref.owner, p.leaseMs, p.queue ? 1 : 0, p.returnWithinMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, channelPrefix, ...quarantineArgs(ctx)];
+}
+
 async function acquire(ref: LockRef, p: AcquireParams) {
   const { ctx, keys } = ref;
   const { reply, sentAt } = await run(
@@ -21,16 +27,7 @@ async function acquire(ref: LockRef, p: AcquireParams) {
     acquireScript,
     "fair acquire",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
-    [
-      ref.owner,
-      p.leaseMs,
-      p.queue ? 1 : 0,
-      p.returnWithinMs,
-      ctx.operationRecordTtlMs,
-      ctx.fenceTtlMs,
-      keys.channelPrefix,
-      ...quarantineArgs(ctx),
-    ],
+    fairAcquireArgs(ref, p, keys.channelPrefix),
     true,
     p.signal,
   );

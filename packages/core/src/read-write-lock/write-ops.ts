@@ -1,5 +1,5 @@
 import { UpgradeError } from "../errors.ts";
-import { extendFairHold } from "../fair-lock/ops.ts";
+import { extendFairHold, fairAcquireArgs } from "../fair-lock/ops.ts";
 import { decodeAcquire, decodeRelease } from "../lock/codec.ts";
 import type { LockOps } from "../lock/flavor.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
@@ -18,16 +18,7 @@ async function acquireWrite(ref: LockRef, p: AcquireParams) {
     s.acquireWriteScript,
     "write acquire",
     [...head, k.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
-    [
-      ref.owner,
-      p.leaseMs,
-      p.queue ? 1 : 0,
-      p.returnWithinMs,
-      ctx.operationRecordTtlMs,
-      ctx.fenceTtlMs,
-      k.channelPrefix,
-      ...quarantineArgs(ctx),
-    ],
+    fairAcquireArgs(ref, p, k.channelPrefix),
     true,
     p.signal,
   );

@@ -1,0 +1,65 @@
+import { resolveBackend } from "./backend/resolve.ts";
+import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
+import { InvalidArgumentError } from "./errors.ts";
+import { safeSink } from "./events.ts";
+import { timerKeeper } from "./lease/keeper.ts";
+import { resolveQuarantine } from "./quarantine/quarantine.ts";
+import { randomId } from "./ids.ts";
+import { validateMs, validateName, validateObject } from "./validate.ts";
+import { justInTimeStrategy } from "./wait/just-in-time.ts";
+
+/**
+ * What every client factory shares: the options resolved into a `ClientContext`, and the set of
+ * background work behind `settled()`. Apart from the factories, so a Lock-only client
+ * (`@edgelock/core/lock`) does not pull in every primitive.
+ */
+const pending = new WeakMap<ClientContext, Set<Promise<unknown>>>();
+
+/** Resolves when the context's background work has settled (`client.settled()`). */
+export async function pendingOf(context: ClientContext): Promise<void> {
+  const set = pending.get(context);
+  while (set && set.size > 0) await Promise.allSettled([...set]);
+}
+
+/** Validates `createClient` options once, before any request, and resolves their defaults. */
+export function resolveContext(options: ClientOptions): ClientContext {
+  const o = validateObject("options", options) as unknown as ClientOptions;
+  if (o.redis === undefined) throw new InvalidArgumentError("options.redis", "is required");
+  const d = DEFAULT_CLIENT_OPTIONS;
+  const prefix = o.prefix === undefined ? d.prefix : validateName("options.prefix", o.prefix);
+  if (/[{}]/.test(prefix)) throw new InvalidArgumentError("options.prefix", "must not contain { or } (they would change the hash tag)");
+  if (o.onEvent !== undefined && typeof o.onEvent !== "function") throw new InvalidArgumentError("options.onEvent", "must be a function");
+  const requestTimeoutMs = validateMs("options.requestTimeoutMs", o.requestTimeoutMs ?? d.requestTimeoutMs, { min: 1 });
+  const retryWindowMs = validateMs("options.retryWindowMs", o.retryWindowMs ?? d.retryWindowMs);
+  const set = new Set<Promise<unknown>>();
+  const emit = safeSink(o.onEvent);
+  const leaseMs = validateMs("options.leaseMs", o.leaseMs ?? d.leaseMs, { min: 3 });
+  const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, { min: 1 });
+  const wait = o.wait ?? justInTimeStrategy();
+  const context: ClientContext = {
+    backend: resolveBackend(o.redis),
+    prefix,
+    leaseMs,
+    policy: { requestTimeoutMs, retryWindowMs },
+    claimWindowMs,
+    operationRecordTtlMs: validateMs("options.operationRecordTtlMs", o.operationRecordTtlMs ?? d.operationRecordTtlMs, { min: retryWindowMs + 1 }),
+    fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
+    statsTtlMs: validateMs("options.statsTtlMs", o.statsTtlMs ?? d.statsTtlMs, { min: 1 }),
+    quarantine: resolveQuarantine(o, { leaseMs, claimWindowMs, returnWithinMs: wait.maxDelayMs + requestTimeoutMs }),
+    keeper: o.keeper ?? timerKeeper(),
+    wait,
+    emit,
+    background(work) {
+      const tracked = work.catch(() => undefined).finally(() => set.delete(tracked));
+      set.add(tracked);
+    },
+  };
+  pending.set(context, set);
+  return context;
+}
+
+/** The owner id of a new handle: the caller's `{ owner }` (validated), else a fresh random id. */
+export function ownerOf(handleOptions: unknown): string {
+  const o = validateObject("options", handleOptions) as { owner?: unknown };
+  return o.owner === undefined ? randomId() : validateName("options.owner", o.owner);
+}

@@ -1,0 +1,20 @@
+// `@edgelock/core/lock`: the reentrant Lock alone, for the smallest Worker bundles.
+export { createLockClient, type LockClient } from "./lock-client.ts";
+export type { LockHandleOptions } from "./client.ts";
+export { DEFAULT_CLIENT_OPTIONS, type ClientOptions } from "./config.ts";
+export { Lock } from "./lock/lock.ts";
+export type { AcquireOptions, HeldLock, SerializedLease } from "./lock/types.ts";
+export {
+  LockError,
+  InvalidArgumentError,
+  NotHeldError,
+  AcquireTimeoutError,
+  LeaseLostError,
+  AbortedError,
+  OutcomeUnknownError,
+  BackendError,
+  type LockErrorCode,
+  type LeaseLossReason,
+} from "./errors.ts";
+export type { LockEvent } from "./events.ts";
+export { timerKeeper, type Keeper, type KeepTask } from "./lease/keeper.ts";
