@@ -3,7 +3,7 @@ import { extendFairHold, fairAcquireArgs } from "../fair-lock/ops.ts";
 import { decodeAcquire, decodeRelease } from "../lock/codec.ts";
 import type { LockOps } from "../lock/flavor.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
-import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
+import { quarantineKey } from "../quarantine/quarantine.ts";
 import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
 import * as s from "./scripts.generated.ts";
 

@@ -44,7 +44,7 @@ const target = {
   makeRedis: () => tally.wrap(connect()),
 };
 
-runBackendConformance({ name: target.name, makeBackend: async () => resolveBackend(await connect()) });
+runBackendConformance({ name: target.name, makeBackend: () => resolveBackend(connect()) });
 runLockConformance(target);
 runFairLockConformance(target);
 runReadWriteLockConformance(target);
