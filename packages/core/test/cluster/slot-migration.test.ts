@@ -71,7 +71,8 @@ describe.sequential("slot migration during Lock contention", () => {
           `overlaps ${report.recorder.overlaps().length}`,
       );
       expect(migrations.every((m) => m.keysMoved > 0)).toBe(true);
-      expect(report.sections).toBeGreaterThan(10);
+      expect(report.sections).toBeGreaterThanOrEqual(5);
+      expect(redirects["ASK"]! + redirects["TRYAGAIN"]!).toBeGreaterThan(0); // it met the half-moved slot
       expect(report.recorder.overlaps()).toEqual([]);
       expect(report.recorder.fencesIncreasingInGrantOrder()).toBe(true);
       expect(report.untyped).toEqual([]);
