@@ -15,7 +15,8 @@ export type Rule =
   | "final-state"
   | "fault-unsurfaced"
   | "fault-unobserved"
-  | "untyped-error";
+  | "untyped-error"
+  | "granted-without-quorum";
 
 export interface Violation {
   readonly rule: Rule;
