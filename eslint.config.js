@@ -4,7 +4,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/.wrangler/**", "**/*.generated.ts"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/node_modules/**",
+      "**/.wrangler/**",
+      "**/*.generated.ts",
+      "**/.tmp/**",
+      "docs/api/**",
+      "bench/.quick/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,4 +30,6 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+  // Build and config files outside any package tsconfig: linted without type information.
+  { files: ["vitest.config.ts", "packages/core/scripts/**"], ...tseslint.configs.disableTypeChecked },
 );

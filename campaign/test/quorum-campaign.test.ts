@@ -15,7 +15,8 @@ describe("quorum campaign (bounded)", () => {
     const f = result.figures;
     expect(f.sections).toBeGreaterThan(30);
     expect(f.writes.accepted).toBeGreaterThan(0);
-    for (const [kind, count] of Object.entries(driver.restarts)) expect(count, kind).toBeGreaterThan(0);
+    for (const [kind, count] of Object.entries(driver.restarts))
+      expect(count, kind).toBeGreaterThan(0);
     expect(driver.maxDownOutsideEpisodes).toBeLessThanOrEqual(2);
     expect(driver.episodes.length).toBeGreaterThan(0);
     const inside = Object.values(result.duringMajorityDown).reduce((a, b) => a + b, 0);

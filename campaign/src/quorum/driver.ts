@@ -11,7 +11,10 @@ const minorityOf = (n: number): number => Math.floor((n - 1) / 2);
  * (data loss), never more than a minority down at once; and now and then an episode with a
  * majority down, in which no acquisition may be granted. Everything is back up when it returns.
  */
-export async function drivePartitions(world: QuorumWorld, dbs: readonly RedisProcess[]): Promise<DriverLog> {
+export async function drivePartitions(
+  world: QuorumWorld,
+  dbs: readonly RedisProcess[],
+): Promise<DriverLog> {
   const { rng, recorder } = world;
   const log: DriverLog = {
     restarts: { crash: 0, "crash-flush": 0, bounce: 0, "bounce-flush": 0 },
@@ -86,5 +89,7 @@ async function majorityDown(
   recorder.fault("majority-down", `dbs ${victims.join(",")}`);
   await pause(rng.int(1_000, 2_500));
   episode.endSeq = recorder.next();
-  await Promise.all(victims.map((i) => restart(i, rng.chance(0.3) ? "crash-flush" : "crash", lossStart)));
+  await Promise.all(
+    victims.map((i) => restart(i, rng.chance(0.3) ? "crash-flush" : "crash", lossStart)),
+  );
 }

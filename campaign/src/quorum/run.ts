@@ -32,7 +32,9 @@ export interface QuorumCampaignResult {
  * crashes and bounces them (with and without data loss, a minority at a time, and in episodes a
  * majority); every section writes its fence to a fenced register on a redis-server of its own.
  */
-export async function runQuorumCampaign(options: QuorumCampaignOptions): Promise<QuorumCampaignResult> {
+export async function runQuorumCampaign(
+  options: QuorumCampaignOptions,
+): Promise<QuorumCampaignResult> {
   const { seconds, seed, log = () => undefined } = options;
   const infra = await startQuorumInfrastructure(options.databases ?? 5);
   try {
@@ -52,9 +54,17 @@ export async function runQuorumCampaign(options: QuorumCampaignOptions): Promise
     const loops = await Promise.all(
       Array.from({ length: options.workers ?? 6 }, (_, i) => startQuorumWorker(world, `q${i}`)),
     );
-    const [driver] = await Promise.all([drivePartitions(world, infra.dbs), ...loops.map((loop) => loop())]);
+    const [driver] = await Promise.all([
+      drivePartitions(world, infra.dbs),
+      ...loops.map((loop) => loop()),
+    ]);
     const result = checkQuorumHistory(recorder.history, world.acquires, driver.episodes);
-    return { history: recorder.history, driver, result, report: quorumReport(result, driver, seed) };
+    return {
+      history: recorder.history,
+      driver,
+      result,
+      report: quorumReport(result, driver, seed),
+    };
   } finally {
     await closeAll();
     await infra.stop();

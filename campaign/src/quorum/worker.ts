@@ -20,12 +20,20 @@ export const QUORUM_LEASE_MS = 1_500;
 export const QUORUM_REQUEST_TIMEOUT_MS = 150;
 
 /** One worker: its own node-redis connection and edgelock client per database, as an app would have. */
-export async function startQuorumWorker(world: QuorumWorld, id: string): Promise<() => Promise<void>> {
+export async function startQuorumWorker(
+  world: QuorumWorld,
+  id: string,
+): Promise<() => Promise<void>> {
   const { events } = world.recorder.history;
   const onEvent = (event: LockEvent) => void (events[event.type] = (events[event.type] ?? 0) + 1);
   const raws = await Promise.all(world.urls.map((url) => makeNodeRedis(url)));
   const clients = raws.map((raw) =>
-    createClient({ redis: resolveBackend(raw), prefix: world.prefix, leaseMs: QUORUM_LEASE_MS, onEvent }),
+    createClient({
+      redis: resolveBackend(raw),
+      prefix: world.prefix,
+      leaseMs: QUORUM_LEASE_MS,
+      onEvent,
+    }),
   );
   const locks = world.names.map((name) =>
     quorumLock(clients, name, { requestTimeoutMs: QUORUM_REQUEST_TIMEOUT_MS }),
@@ -36,7 +44,12 @@ export async function startQuorumWorker(world: QuorumWorld, id: string): Promise
   };
 }
 
-async function oneSection(world: QuorumWorld, id: string, rng: Random, lock: QuorumLock): Promise<void> {
+async function oneSection(
+  world: QuorumWorld,
+  id: string,
+  rng: Random,
+  lock: QuorumLock,
+): Promise<void> {
   const { recorder } = world;
   const resource = `quorum:${lock.name}`;
   const acquireSeq = recorder.next();
@@ -53,7 +66,11 @@ async function oneSection(world: QuorumWorld, id: string, rng: Random, lock: Quo
     await pause(rng.int(5, 50));
     return;
   }
-  world.acquires.push({ startSeq: acquireSeq, endSeq: recorder.next(), outcome: held ? "granted" : "busy" });
+  world.acquires.push({
+    startSeq: acquireSeq,
+    endSeq: recorder.next(),
+    outcome: held ? "granted" : "busy",
+  });
   if (!held) return void (await pause(rng.int(5, 50)));
   const section = recorder.enter({
     acquireSeq,
@@ -69,14 +86,24 @@ async function oneSection(world: QuorumWorld, id: string, rng: Random, lock: Quo
   const long = rng.chance(0.1);
   const steps = rng.int(1, 3);
   for (let step = 0; step < steps && section.toldSeq === undefined; step++) {
-    recorder.write(section, resource, held.fence, await world.resources.write(resource, held.fence));
+    recorder.write(
+      section,
+      resource,
+      held.fence,
+      await world.resources.write(resource, held.fence),
+    );
     await pause(long ? rng.int(300, 2_000) : rng.int(1, 25), held.signal);
   }
   recorder.exit(section);
   await release(world, id, section, held);
 }
 
-async function release(world: QuorumWorld, id: string, section: SectionRecord, held: HeldQuorumLock): Promise<void> {
+async function release(
+  world: QuorumWorld,
+  id: string,
+  section: SectionRecord,
+  held: HeldQuorumLock,
+): Promise<void> {
   const { recorder } = world;
   try {
     await held.release();
