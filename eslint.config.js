@@ -26,10 +26,16 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/await-thenable": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
     },
   },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
   // Build and config files outside any package tsconfig: linted without type information.
-  { files: ["vitest.config.ts", "packages/core/scripts/**"], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ["vitest.config.ts", "packages/core/scripts/**"],
+    ...tseslint.configs.disableTypeChecked,
+  },
 );

@@ -13,12 +13,19 @@ import { fireIncrements, readCounter } from "./requests.ts";
 import { openTarget } from "./target.ts";
 
 const REQUESTS = Number(process.env["DEMO_REQUESTS"] ?? 20);
-const exampleRoot = join(dirname(fileURLToPath(import.meta.url)), "../../examples/cloudflare-worker");
+const exampleRoot = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "../../examples/cloudflare-worker",
+);
 
 async function main(): Promise<void> {
   const target = await openTarget(process.env);
-  console.log(`edgelock demo: ${REQUESTS} concurrent requests to a Worker, each adds 1 to a counter`);
-  console.log(`Worker: examples/cloudflare-worker, built with wrangler and served by workerd (Miniflare)`);
+  console.log(
+    `edgelock demo: ${REQUESTS} concurrent requests to a Worker, each adds 1 to a counter`,
+  );
+  console.log(
+    `Worker: examples/cloudflare-worker, built with wrangler and served by workerd (Miniflare)`,
+  );
   console.log(`Redis:  ${target.description}\n`);
   const worker = await runWorker(
     exampleRoot,
@@ -34,7 +41,13 @@ async function main(): Promise<void> {
     const run = randomBytes(4).toString("hex");
     let before = target.requests();
     const unsafe = await fireIncrements(worker.url, `plain-${run}`, "increment-unsafe", REQUESTS);
-    report("without a lock", await readCounter(worker.url, `plain-${run}`), unsafe.refused, before, target.requests());
+    report(
+      "without a lock",
+      await readCounter(worker.url, `plain-${run}`),
+      unsafe.refused,
+      before,
+      target.requests(),
+    );
 
     before = target.requests();
     const locked = await fireIncrements(worker.url, `locked-${run}`, "increment", REQUESTS);
@@ -43,8 +56,12 @@ async function main(): Promise<void> {
 
     const fences = [...locked.fences].sort((a, b) => a - b);
     const distinct = new Set(fences).size === fences.length;
-    console.log(`\nfencing tokens (one per hold, sorted): ${fences.slice(0, 2).join(", ")} … ${fences.at(-1)}`);
-    console.log(`  all distinct: ${distinct ? "yes" : "NO"}; a resource that checks them rejects any older holder`);
+    console.log(
+      `\nfencing tokens (one per hold, sorted): ${fences.slice(0, 2).join(", ")} … ${fences.at(-1)}`,
+    );
+    console.log(
+      `  all distinct: ${distinct ? "yes" : "NO"}; a resource that checks them rejects any older holder`,
+    );
     if (value !== REQUESTS - locked.refused || !distinct) process.exitCode = 1;
   } finally {
     await worker.close();
@@ -52,7 +69,13 @@ async function main(): Promise<void> {
   }
 }
 
-function report(label: string, value: number, refused: number, before?: number, after?: number): void {
+function report(
+  label: string,
+  value: number,
+  refused: number,
+  before?: number,
+  after?: number,
+): void {
   const applied = REQUESTS - refused;
   const lost = applied - value;
   const cost =
@@ -60,7 +83,9 @@ function report(label: string, value: number, refused: number, before?: number, 
       ? "REST requests: not measured on a remote database"
       : `${after - before} REST requests (${((after - before) / REQUESTS).toFixed(1)} per request, incl. the counter's GET and SET)`;
   const busy = refused > 0 ? `, ${refused} answered 423 (lock busy past the wait budget)` : "";
-  console.log(`${label.padEnd(15)} counter = ${String(value).padStart(3)}, lost updates = ${String(lost).padStart(3)}${busy}; ${cost}`);
+  console.log(
+    `${label.padEnd(15)} counter = ${String(value).padStart(3)}, lost updates = ${String(lost).padStart(3)}${busy}; ${cost}`,
+  );
 }
 
 main().catch((error: unknown) => {

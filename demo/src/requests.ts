@@ -6,7 +6,9 @@ export async function fireIncrements(
   count: number,
 ): Promise<{ fences: number[]; refused: number }> {
   const responses = await Promise.all(
-    Array.from({ length: count }, () => fetch(`${workerUrl}/counters/${counter}/${route}`, { method: "POST" })),
+    Array.from({ length: count }, () =>
+      fetch(`${workerUrl}/counters/${counter}/${route}`, { method: "POST" }),
+    ),
   );
   const fences: number[] = [];
   let refused = 0;

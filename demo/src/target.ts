@@ -16,7 +16,13 @@ export async function openTarget(env: NodeJS.ProcessEnv): Promise<DemoTarget> {
   const url = env["UPSTASH_REDIS_REST_URL"];
   const token = env["UPSTASH_REDIS_REST_TOKEN"];
   if (url && token) {
-    return { url, token, description: `Upstash at ${new URL(url).host}`, requests: () => undefined, close: async () => {} };
+    return {
+      url,
+      token,
+      description: `Upstash at ${new URL(url).host}`,
+      requests: () => undefined,
+      close: async () => {},
+    };
   }
   // No credentials: a redis-server of our own on a free port, and our Upstash-compatible REST
   // server in front of it, so the demo takes the same HTTP path as a Worker would.

@@ -77,7 +77,8 @@ export function createClient(options: ClientOptions): EdgelockClient {
       return new MultiLock(context, valid, ownerOf(handleOptions));
     },
     semaphore: (name) => new Semaphore(context, validateName("name", name)),
-    permitExpirableSemaphore: (name) => new PermitExpirableSemaphore(context, validateName("name", name)),
+    permitExpirableSemaphore: (name) =>
+      new PermitExpirableSemaphore(context, validateName("name", name)),
     countDownLatch: (name) => new CountDownLatch(context, validateName("name", name)),
     settled: () => pendingOf(context),
     initialize: () => initializeSentinels(context),

@@ -27,14 +27,25 @@ export function resolveContext(options: ClientOptions): ClientContext {
   if (o.redis === undefined) throw new InvalidArgumentError("options.redis", "is required");
   const d = DEFAULT_CLIENT_OPTIONS;
   const prefix = o.prefix === undefined ? d.prefix : validateName("options.prefix", o.prefix);
-  if (/[{}]/.test(prefix)) throw new InvalidArgumentError("options.prefix", "must not contain { or } (they would change the hash tag)");
-  if (o.onEvent !== undefined && typeof o.onEvent !== "function") throw new InvalidArgumentError("options.onEvent", "must be a function");
-  const requestTimeoutMs = validateMs("options.requestTimeoutMs", o.requestTimeoutMs ?? d.requestTimeoutMs, { min: 1 });
+  if (/[{}]/.test(prefix))
+    throw new InvalidArgumentError(
+      "options.prefix",
+      "must not contain { or } (they would change the hash tag)",
+    );
+  if (o.onEvent !== undefined && typeof o.onEvent !== "function")
+    throw new InvalidArgumentError("options.onEvent", "must be a function");
+  const requestTimeoutMs = validateMs(
+    "options.requestTimeoutMs",
+    o.requestTimeoutMs ?? d.requestTimeoutMs,
+    { min: 1 },
+  );
   const retryWindowMs = validateMs("options.retryWindowMs", o.retryWindowMs ?? d.retryWindowMs);
   const set = new Set<Promise<unknown>>();
   const emit = safeSink(o.onEvent);
   const leaseMs = validateMs("options.leaseMs", o.leaseMs ?? d.leaseMs, { min: 3 });
-  const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, { min: 1 });
+  const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, {
+    min: 1,
+  });
   const wait = o.wait ?? justInTimeStrategy();
   const context: ClientContext = {
     backend: resolveBackend(o.redis),
@@ -42,10 +53,18 @@ export function resolveContext(options: ClientOptions): ClientContext {
     leaseMs,
     policy: { requestTimeoutMs, retryWindowMs },
     claimWindowMs,
-    operationRecordTtlMs: validateMs("options.operationRecordTtlMs", o.operationRecordTtlMs ?? d.operationRecordTtlMs, { min: retryWindowMs + 1 }),
+    operationRecordTtlMs: validateMs(
+      "options.operationRecordTtlMs",
+      o.operationRecordTtlMs ?? d.operationRecordTtlMs,
+      { min: retryWindowMs + 1 },
+    ),
     fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
     statsTtlMs: validateMs("options.statsTtlMs", o.statsTtlMs ?? d.statsTtlMs, { min: 1 }),
-    quarantine: resolveQuarantine(o, { leaseMs, claimWindowMs, returnWithinMs: wait.maxDelayMs + requestTimeoutMs }),
+    quarantine: resolveQuarantine(o, {
+      leaseMs,
+      claimWindowMs,
+      returnWithinMs: wait.maxDelayMs + requestTimeoutMs,
+    }),
     keeper: o.keeper ?? timerKeeper(),
     wait,
     emit,

@@ -47,7 +47,10 @@ export class AcquireTimeoutError extends LockError {
   readonly waitedMs: number;
   readonly attempts: number;
   constructor(lockName: string, waitedMs: number, attempts: number) {
-    super("ACQUIRE_TIMEOUT", `"${lockName}" not acquired within ${waitedMs} ms (${attempts} attempts)`);
+    super(
+      "ACQUIRE_TIMEOUT",
+      `"${lockName}" not acquired within ${waitedMs} ms (${attempts} attempts)`,
+    );
     this.lockName = lockName;
     this.waitedMs = waitedMs;
     this.attempts = attempts;
@@ -94,11 +97,9 @@ export class OutcomeUnknownError extends LockError {
   readonly operation: string;
   readonly attempts: number;
   constructor(operation: string, attempts: number, cause: unknown) {
-    super(
-      "OUTCOME_UNKNOWN",
-      `outcome of ${operation} unknown after ${attempts} attempts`,
-      { cause },
-    );
+    super("OUTCOME_UNKNOWN", `outcome of ${operation} unknown after ${attempts} attempts`, {
+      cause,
+    });
     this.operation = operation;
     this.attempts = attempts;
   }
@@ -125,9 +126,19 @@ export class PermitsRefusedError extends LockError {
   readonly reason: PermitsRefusal;
   readonly available: number;
   readonly total: number;
-  constructor(semaphoreName: string, reason: PermitsRefusal, counts: { available: number; total: number }) {
-    const what = reason === "over-release" ? "release beyond the outstanding acquisitions" : "the total would fall below zero";
-    super("PERMITS_REFUSED", `"${semaphoreName}" refused: ${what} (available ${counts.available}, total ${counts.total})`);
+  constructor(
+    semaphoreName: string,
+    reason: PermitsRefusal,
+    counts: { available: number; total: number },
+  ) {
+    const what =
+      reason === "over-release"
+        ? "release beyond the outstanding acquisitions"
+        : "the total would fall below zero";
+    super(
+      "PERMITS_REFUSED",
+      `"${semaphoreName}" refused: ${what} (available ${counts.available}, total ${counts.total})`,
+    );
     this.semaphoreName = semaphoreName;
     this.reason = reason;
     this.available = counts.available;
@@ -144,7 +155,15 @@ export interface QuorumAnswer {
    * data and grants nothing until its restart quarantine ends; not-held: our hold is gone there;
    * error: no answer.
    */
-  readonly status: "granted" | "committed" | "renewed" | "released" | "busy" | "quarantined" | "not-held" | "error";
+  readonly status:
+    | "granted"
+    | "committed"
+    | "renewed"
+    | "released"
+    | "busy"
+    | "quarantined"
+    | "not-held"
+    | "error";
   /** The failure, when `status` is "error". */
   readonly error?: Error;
 }
@@ -162,9 +181,18 @@ export class QuorumError extends LockError {
   readonly reason: QuorumFailure;
   readonly needed: number;
   readonly answers: readonly QuorumAnswer[];
-  constructor(lockName: string, operation: QuorumError["operation"], reason: QuorumFailure, needed: number, answers: readonly QuorumAnswer[]) {
+  constructor(
+    lockName: string,
+    operation: QuorumError["operation"],
+    reason: QuorumFailure,
+    needed: number,
+    answers: readonly QuorumAnswer[],
+  ) {
     const tally = answers.map((a) => `${a.database}:${a.status}`).join(" ");
-    super("QUORUM", `${operation} of quorum lock "${lockName}" failed (${reason}): needed ${needed} of ${answers.length} [${tally}]`);
+    super(
+      "QUORUM",
+      `${operation} of quorum lock "${lockName}" failed (${reason}): needed ${needed} of ${answers.length} [${tally}]`,
+    );
     this.lockName = lockName;
     this.operation = operation;
     this.reason = reason;
@@ -180,7 +208,10 @@ export class QuorumError extends LockError {
 export class UpgradeError extends LockError {
   readonly lockName: string;
   constructor(lockName: string) {
-    super("UPGRADE", `"${lockName}": this owner holds the read lock and cannot take the write lock (no upgrade); release the read lock first`);
+    super(
+      "UPGRADE",
+      `"${lockName}": this owner holds the read lock and cannot take the write lock (no upgrade); release the read lock first`,
+    );
     this.lockName = lockName;
   }
 }

@@ -5,8 +5,23 @@ import type { LeaseLossReason } from "./errors.ts";
  * depending on either. Owner ids are masked; errors are the typed errors also thrown.
  */
 export type LockEvent =
-  | { type: "acquired"; name: string; owner: string; fence: number; reentrant: boolean; waitedMs: number; attempts: number }
-  | { type: "waited"; name: string; attempt: number; sleepMs: number; position: number; remainingLeaseMs: number }
+  | {
+      type: "acquired";
+      name: string;
+      owner: string;
+      fence: number;
+      reentrant: boolean;
+      waitedMs: number;
+      attempts: number;
+    }
+  | {
+      type: "waited";
+      name: string;
+      attempt: number;
+      sleepMs: number;
+      position: number;
+      remainingLeaseMs: number;
+    }
   | { type: "renewed"; name: string; fence: number; leaseMs: number }
   | { type: "lost"; name: string; fence: number; reason: LeaseLossReason; error: Error }
   | { type: "released"; name: string; fence: number; remainingCount: number }

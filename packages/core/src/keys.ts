@@ -35,11 +35,16 @@ function userTag(name: string): string | undefined {
 }
 
 export function escapeName(name: string): string {
-  return name.replace(/[%:{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return name.replace(
+    /[%:{}]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
 }
 
 export function unescapeName(escaped: string): string {
-  return escaped.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return escaped.replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
+    String.fromCharCode(parseInt(hex, 16)),
+  );
 }
 
 /** Keys of one reentrant lock. */

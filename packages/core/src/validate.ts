@@ -26,10 +26,16 @@ export function validateMs(
   { min = 0, max = 2_147_483_647 }: { min?: number; max?: number } = {},
 ): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new InvalidArgumentError(argument, `must be a finite number of milliseconds, got ${String(value)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be a finite number of milliseconds, got ${String(value)}`,
+    );
   }
   if (!Number.isInteger(value)) {
-    throw new InvalidArgumentError(argument, `must be an integer number of milliseconds, got ${value}`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be an integer number of milliseconds, got ${value}`,
+    );
   }
   if (value < min || value > max) {
     throw new InvalidArgumentError(argument, `must be between ${min} and ${max} ms, got ${value}`);
@@ -45,16 +51,28 @@ export function validateOptionalMs(
   return value === undefined ? undefined : validateMs(argument, value, range);
 }
 
-export function validateInteger(argument: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function validateInteger(
+  argument: string,
+  value: unknown,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidArgumentError(argument, `must be an integer between ${min} and ${max}, got ${String(value)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be an integer between ${min} and ${max}, got ${String(value)}`,
+    );
   }
   return value;
 }
 
 export function validateSignal(argument: string, value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || typeof (value as AbortSignal).aborted !== "boolean") {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    typeof (value as AbortSignal).aborted !== "boolean"
+  ) {
     throw new InvalidArgumentError(argument, "must be an AbortSignal");
   }
   return value as AbortSignal;

@@ -38,6 +38,10 @@ describe("await using", () => {
       env: { ...process.env, URL: env.restUrl, TOKEN: env.restToken, PREFIX: `using${Date.now()}` },
       encoding: "utf8",
     });
-    expect(out.trim().split("\n")).toEqual(["inside true true", "caught user error survives dispose", "after false"]);
+    expect(out.trim().split("\n")).toEqual([
+      "inside true true",
+      "caught user error survives dispose",
+      "after false",
+    ]);
   });
 });

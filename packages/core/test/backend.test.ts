@@ -9,21 +9,31 @@ afterAll(closeAll);
 const upstash = () => new Redis({ url: harness().restUrl, token: harness().restToken });
 
 // The Upstash client as users configure it: we take its credentials and speak REST ourselves.
-runBackendConformance({ name: "REST from an @upstash/redis client", makeBackend: () => resolveBackend(upstash()) });
+runBackendConformance({
+  name: "REST from an @upstash/redis client",
+  makeBackend: () => resolveBackend(upstash()),
+});
 
-runBackendConformance({ name: "REST from { url, token }", makeBackend: () => resolveBackend({ url: harness().restUrl, token: harness().restToken }) });
+runBackendConformance({
+  name: "REST from { url, token }",
+  makeBackend: () => resolveBackend({ url: harness().restUrl, token: harness().restToken }),
+});
 
 // A client whose credentials are hidden (custom requester): we must go through its requester,
 // which answers an aborted call with a *successful* "Aborted" result that must not pass as a reply.
 runBackendConformance({
   name: "REST through an @upstash/redis requester",
   makeBackend: () => {
-    const inner = (upstash() as unknown as { client: { request(req: unknown): Promise<unknown> } }).client;
+    const inner = (upstash() as unknown as { client: { request(req: unknown): Promise<unknown> } })
+      .client;
     return resolveBackend({ client: { request: (req: unknown) => inner.request(req) } });
   },
 });
 
-runBackendConformance({ name: "TCP (node-redis)", makeBackend: async () => resolveBackend(await makeNodeRedis(harness().redisUrl)) });
+runBackendConformance({
+  name: "TCP (node-redis)",
+  makeBackend: async () => resolveBackend(await makeNodeRedis(harness().redisUrl)),
+});
 
 describe("resolveBackend", () => {
   it("refuses what it cannot use, naming the argument", () => {

@@ -5,7 +5,10 @@ import { isClusterRefusal, ReplyError } from "../src/backend/backend.ts";
 
 describe("Redis Cluster routing of raw commands", () => {
   it("scripts go by KEYS[1]; keyless scripts and commands to any node", () => {
-    expect(clusterRoute(["EVALSHA", "abc", 2, "p:v1:{a}:lock", "p:v1:{a}:fence", "x"])).toEqual({ to: "key", key: "p:v1:{a}:lock" });
+    expect(clusterRoute(["EVALSHA", "abc", 2, "p:v1:{a}:lock", "p:v1:{a}:fence", "x"])).toEqual({
+      to: "key",
+      key: "p:v1:{a}:lock",
+    });
     expect(clusterRoute(["eval", "return 1", "0"])).toEqual({ to: "any" });
     expect(clusterRoute(["PING"])).toEqual({ to: "any" });
     expect(clusterRoute(["PUBLISH", "channel", "m"])).toEqual({ to: "any" });
@@ -15,7 +18,10 @@ describe("Redis Cluster routing of raw commands", () => {
     expect(clusterRoute(["ZCARD", "k"])).toEqual({ to: "key", key: "k" });
     expect(clusterRoute(["ZUNION", 2, "a", "b"])).toEqual({ to: "key", key: "a" });
     expect(clusterRoute(["OBJECT", "ENCODING", "k"])).toEqual({ to: "key", key: "k" });
-    expect(clusterRoute(["XREAD", "COUNT", 1, "STREAMS", "s", "0"])).toEqual({ to: "key", key: "s" });
+    expect(clusterRoute(["XREAD", "COUNT", 1, "STREAMS", "s", "0"])).toEqual({
+      to: "key",
+      key: "s",
+    });
   });
 
   it("script cache and whole-data-set commands go to every master", () => {
@@ -35,15 +41,25 @@ describe("Redis Cluster routing of raw commands", () => {
     expect(nextScanCursor(0, "0", 3)).toBe("1");
     expect(scanStep("1", 3)).toEqual({ node: 1, cursor: "0" });
     expect(nextScanCursor(2, "0", 3)).toBe("0");
-    expect(scanStep(String(2n ** 64n * 1024n + 2n), 3)).toEqual({ node: 2, cursor: String(2n ** 64n) });
+    expect(scanStep(String(2n ** 64n * 1024n + 2n), 3)).toEqual({
+      node: 2,
+      cursor: String(2n ** 64n),
+    });
     expect(scanStep("5", 3)).toBeUndefined();
     expect(scanStep("-1", 3)).toBeUndefined();
-    expect(byAddress([{ address: "b:2" }, { address: "a:1" }]).map((n) => n.address)).toEqual(["a:1", "b:2"]);
+    expect(byAddress([{ address: "b:2" }, { address: "a:1" }]).map((n) => n.address)).toEqual([
+      "a:1",
+      "b:2",
+    ]);
   });
 
   it("TRYAGAIN and CLUSTERDOWN are refusals before running; other replies are not", () => {
-    expect(isClusterRefusal(new ReplyError("TRYAGAIN Multiple keys request during rehashing of slot"))).toBe(true);
-    expect(isClusterRefusal(new ReplyError("Command failed: CLUSTERDOWN The cluster is down"))).toBe(true);
+    expect(
+      isClusterRefusal(new ReplyError("TRYAGAIN Multiple keys request during rehashing of slot")),
+    ).toBe(true);
+    expect(
+      isClusterRefusal(new ReplyError("Command failed: CLUSTERDOWN The cluster is down")),
+    ).toBe(true);
     expect(isClusterRefusal(new ReplyError("ERR Error running script: TRYAGAINX"))).toBe(false);
     expect(isClusterRefusal(new ReplyError("NOSCRIPT No matching script"))).toBe(false);
     expect(isClusterRefusal(new Error("TRYAGAIN"))).toBe(false);

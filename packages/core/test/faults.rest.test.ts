@@ -90,7 +90,9 @@ describe("exactly-once over a faulty HTTP path", () => {
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     await stack.faults.clear();
     await client.settled();
-    expect(eventsOf(events, "abandoned")).toEqual([{ type: "abandoned", name: "unknown", releasedSomething: true }]);
+    expect(eventsOf(events, "abandoned")).toEqual([
+      { type: "abandoned", name: "unknown", releasedSomething: true },
+    ]);
     expect(await lock.isLocked()).toBe(false);
     // A late copy of the abandoned acquire can no longer take the lock: the next one gets it.
     const next = await client.lock("unknown").acquire();

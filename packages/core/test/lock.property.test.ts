@@ -18,14 +18,23 @@ type Op =
   | { kind: "inspect" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.integer({ min: 0, max: OWNERS - 1 }).map((owner) => ({ kind: "try" as const, owner })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .integer({ min: 0, max: OWNERS - 1 })
+      .map((owner) => ({ kind: "try" as const, owner })),
+  },
   { weight: 4, arbitrary: fc.nat().map((pick) => ({ kind: "release" as const, pick })) },
   { weight: 2, arbitrary: fc.nat().map((pick) => ({ kind: "extend" as const, pick })) },
   { weight: 1, arbitrary: fc.constant({ kind: "expire" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "inspect" as const }) },
 );
 
-async function runSequence(redis: unknown, raw: { del(key: string): Promise<unknown> }, ops: Op[]): Promise<void> {
+async function runSequence(
+  redis: unknown,
+  raw: { del(key: string): Promise<unknown> },
+  ops: Op[],
+): Promise<void> {
   const prefix = keyPrefix();
   const { client } = makeTestClient(redis, { prefix });
   const handles: Lock[] = Array.from({ length: OWNERS }, () => client.lock("prop"));
@@ -36,7 +45,9 @@ async function runSequence(redis: unknown, raw: { del(key: string): Promise<unkn
     if (op.kind === "try") {
       const expected = model.tryAcquire(op.owner);
       const held = await handles[op.owner]!.tryAcquire({ leaseMs: 60_000 });
-      expect(held === null ? "busy" : "held", `try by ${op.owner}`).toBe(expected === "busy" ? "busy" : "held");
+      expect(held === null ? "busy" : "held", `try by ${op.owner}`).toBe(
+        expected === "busy" ? "busy" : "held",
+      );
       if (held) {
         if (expected === "granted") expect(held.fence).toBeGreaterThan(maxFence);
         else expect(held.fence).toBe(maxFence);
@@ -53,7 +64,9 @@ async function runSequence(redis: unknown, raw: { del(key: string): Promise<unkn
       await raw.del(lockKeys(prefix, "prop").lock);
     } else if (op.kind === "inspect") {
       for (let owner = 0; owner < OWNERS; owner++) {
-        expect(await handles[owner]!.holdCount(), `holdCount of ${owner}`).toBe(model.holdCount(owner));
+        expect(await handles[owner]!.holdCount(), `holdCount of ${owner}`).toBe(
+          model.holdCount(owner),
+        );
       }
       expect(await handles[0]!.isLocked()).toBe(model.owner !== null);
     }

@@ -22,8 +22,22 @@ type Op =
 
 const nameArb = fc.constantFrom(...NAMES);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("multi" as const), owner: fc.nat(OWNERS - 1), names: fc.uniqueArray(nameArb, { minLength: 1, maxLength: 4 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("lock" as const), owner: fc.nat(OWNERS - 1), name: nameArb }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("multi" as const),
+      owner: fc.nat(OWNERS - 1),
+      names: fc.uniqueArray(nameArb, { minLength: 1, maxLength: 4 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("lock" as const),
+      owner: fc.nat(OWNERS - 1),
+      name: nameArb,
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("release" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("extend" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("expire" as const), name: nameArb }) },
@@ -36,7 +50,11 @@ interface RealHold {
   extend(ms: number): Promise<void>;
 }
 
-async function runSequence(redis: unknown, del: (key: string) => Promise<unknown>, ops: Op[]): Promise<void> {
+async function runSequence(
+  redis: unknown,
+  del: (key: string) => Promise<unknown>,
+  ops: Op[],
+): Promise<void> {
   const prefix = keyPrefix();
   const { client } = makeTestClient(redis, { prefix });
   const model = new MultiLockModel();
@@ -45,11 +63,14 @@ async function runSequence(redis: unknown, del: (key: string) => Promise<unknown
   const grant = async (owner: number, names: string[], take: () => Promise<RealHold | null>) => {
     const expected = model.tryAcquire(owner, names);
     const held = await take();
-    expect(held === null ? "busy" : "granted", `${names.join(",")} by ${owner}`).toBe(expected.result);
+    expect(held === null ? "busy" : "granted", `${names.join(",")} by ${owner}`).toBe(
+      expected.result,
+    );
     if (!held || expected.result !== "granted") return;
     for (const name of names) {
       const fence = held.fenceOf(name);
-      if (expected.fresh.has(name)) expect(fence, `new fence of ${name}`).toBeGreaterThan(lastFence.get(name) ?? 0);
+      if (expected.fresh.has(name))
+        expect(fence, `new fence of ${name}`).toBeGreaterThan(lastFence.get(name) ?? 0);
       else expect(fence, `re-entered fence of ${name}`).toBe(lastFence.get(name));
       lastFence.set(name, fence);
     }
@@ -57,11 +78,21 @@ async function runSequence(redis: unknown, del: (key: string) => Promise<unknown
   };
   for (const op of ops) {
     if (op.kind === "multi") {
-      await grant(op.owner, op.names, () => client.multiLock(op.names, { owner: owners[op.owner]! }).tryAcquire({ leaseMs: 60_000 }));
+      await grant(op.owner, op.names, () =>
+        client.multiLock(op.names, { owner: owners[op.owner]! }).tryAcquire({ leaseMs: 60_000 }),
+      );
     } else if (op.kind === "lock") {
       await grant(op.owner, [op.name], async () => {
-        const held = await client.lock(op.name, { owner: owners[op.owner]! }).tryAcquire({ leaseMs: 60_000 });
-        return held && { fenceOf: () => held.fence, release: () => held.release(), extend: (ms) => held.extend(ms) };
+        const held = await client
+          .lock(op.name, { owner: owners[op.owner]! })
+          .tryAcquire({ leaseMs: 60_000 });
+        return (
+          held && {
+            fenceOf: () => held.fence,
+            release: () => held.release(),
+            extend: (ms) => held.extend(ms),
+          }
+        );
       });
     } else if ((op.kind === "release" || op.kind === "extend") && real.length > 0) {
       const index = op.pick % real.length;
@@ -74,12 +105,18 @@ async function runSequence(redis: unknown, del: (key: string) => Promise<unknown
     } else if (op.kind === "inspect") {
       for (const name of NAMES) {
         for (let owner = 0; owner < OWNERS; owner++) {
-          expect(await client.lock(name, { owner: owners[owner]! }).holdCount(), `holdCount(${name}, ${owner})`).toBe(model.holdCount(owner, name));
+          expect(
+            await client.lock(name, { owner: owners[owner]! }).holdCount(),
+            `holdCount(${name}, ${owner})`,
+          ).toBe(model.holdCount(owner, name));
         }
       }
     }
   }
-  for (const name of NAMES) expect(await client.lock(name).isLocked(), `${name} locked at the end`).toBe(model.locks.has(name));
+  for (const name of NAMES)
+    expect(await client.lock(name).isLocked(), `${name} locked at the end`).toBe(
+      model.locks.has(name),
+    );
 }
 
 describe("MultiLock against its reference model (fast-check)", () => {

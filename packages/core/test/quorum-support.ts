@@ -18,13 +18,21 @@ export function slowBackend(inner: Backend, ms: number): Backend {
 }
 
 /** A backend that can be switched off: while down, every request fails before it runs. */
-export function switchableBackend(inner: Backend): { backend: Backend; setDown(down: boolean): void } {
+export function switchableBackend(inner: Backend): {
+  backend: Backend;
+  setDown(down: boolean): void;
+} {
   let down = false;
   return {
     backend: {
       kind: inner.kind,
       command(args, signal) {
-        if (down) return Promise.reject(new TransportError("connection refused (database down in the test)", { ambiguous: false }));
+        if (down)
+          return Promise.reject(
+            new TransportError("connection refused (database down in the test)", {
+              ambiguous: false,
+            }),
+          );
         return inner.command(args, signal);
       },
     },
@@ -38,9 +46,16 @@ export async function rawClients(nodes: readonly RedisProcess[]): Promise<NodeRe
 }
 
 /** Whether each running database holds the quorum lock `name`; `null` for a database that is down. */
-export async function heldOn(nodes: readonly RedisProcess[], raws: readonly NodeRedisClient[], prefix: string, name: string): Promise<(boolean | null)[]> {
+export async function heldOn(
+  nodes: readonly RedisProcess[],
+  raws: readonly NodeRedisClient[],
+  prefix: string,
+  name: string,
+): Promise<(boolean | null)[]> {
   const key = quorumKeys(prefix, name).lock;
-  return Promise.all(nodes.map(async (node, i) => (node.running ? (await raws[i]!.exists(key)) === 1 : null)));
+  return Promise.all(
+    nodes.map(async (node, i) => (node.running ? (await raws[i]!.exists(key)) === 1 : null)),
+  );
 }
 
 /** Restarts every database that is not running (keeping its data). */

@@ -1,7 +1,13 @@
 import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { NotHeldError, QuorumError, quorumLock, resolveBackend, type HeldQuorumLock } from "../src/index.ts";
+import {
+  NotHeldError,
+  QuorumError,
+  quorumLock,
+  resolveBackend,
+  type HeldQuorumLock,
+} from "../src/index.ts";
 import { quorumKeys } from "../src/keys.ts";
 import { QuorumModel } from "./model/quorum-model.ts";
 import { switchableBackend } from "./quorum-support.ts";
@@ -16,7 +22,13 @@ type Op =
   | { kind: "release"; pick: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom("down" as const, "up" as const), db: fc.nat(N - 1) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("down" as const, "up" as const),
+      db: fc.nat(N - 1),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("wipe" as const), db: fc.nat(N - 1) }) },
   { weight: 4, arbitrary: fc.constant({ kind: "try" as const }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("release" as const), pick: fc.nat() }) },
@@ -37,7 +49,9 @@ describe("quorum lock against a model of majority outcomes (fast-check)", () => 
         // N independent databases: one Redis, a key prefix each, each behind a switch.
         const prefixes = Array.from({ length: N }, () => keyPrefix());
         const switches = prefixes.map(() => switchableBackend(inner));
-        const clients = switches.map((s, i) => makeTestClient(s.backend, { prefix: prefixes[i]! }).client);
+        const clients = switches.map(
+          (s, i) => makeTestClient(s.backend, { prefix: prefixes[i]! }).client,
+        );
         const lock = quorumLock(clients, "prop", { requestTimeoutMs: 1_000 });
         const model = new QuorumModel(N);
         const holds: HeldQuorumLock[] = [];
@@ -52,8 +66,12 @@ describe("quorum lock against a model of majority outcomes (fast-check)", () => 
             await raw.del([keys.lock, keys.fence]);
           } else if (op.kind === "try") {
             const expected = model.tryAcquire(holds.length);
-            const got: HeldQuorumLock | string = await lock.tryAcquire({ leaseMs: 60_000 }).then((h) => h ?? "busy", outcome);
-            expect(typeof got === "object" ? "granted" : got, `try #${holds.length}`).toBe(expected);
+            const got: HeldQuorumLock | string = await lock
+              .tryAcquire({ leaseMs: 60_000 })
+              .then((h) => h ?? "busy", outcome);
+            expect(typeof got === "object" ? "granted" : got, `try #${holds.length}`).toBe(
+              expected,
+            );
             if (typeof got === "object") {
               expect(got.fence).toBeGreaterThan(lastFence);
               lastFence = got.fence;

@@ -1,5 +1,12 @@
 import { Redis } from "@upstash/redis";
-import { closeAll, keyPrefix, makeNodeRedis, startStack, type NodeRedisClient, type Stack } from "@edgelock/testkit";
+import {
+  closeAll,
+  keyPrefix,
+  makeNodeRedis,
+  startStack,
+  type NodeRedisClient,
+  type Stack,
+} from "@edgelock/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { QuorumError, quorumLock, type QuorumLockOptions } from "../src/index.ts";
 import { heldOn } from "./quorum-support.ts";
@@ -25,10 +32,26 @@ afterAll(async () => {
 
 function setup(options: QuorumLockOptions = { requestTimeoutMs: 1_000 }) {
   const prefix = keyPrefix();
-  const dbs: TestClient[] = stacks.map((s) => makeTestClient(new Redis({ url: s.rest.url, token: s.rest.token }), { prefix, leaseMs: 5_000 }));
-  const lock = quorumLock(dbs.map((d) => d.client), "q", options);
+  const dbs: TestClient[] = stacks.map((s) =>
+    makeTestClient(new Redis({ url: s.rest.url, token: s.rest.token }), { prefix, leaseMs: 5_000 }),
+  );
+  const lock = quorumLock(
+    dbs.map((d) => d.client),
+    "q",
+    options,
+  );
   const requests = () => dbs.reduce((sum, d) => sum + d.requests.total, 0);
-  return { lock, requests, held: () => heldOn(stacks.map((s) => s.redis), raws, prefix, "q") };
+  return {
+    lock,
+    requests,
+    held: () =>
+      heldOn(
+        stacks.map((s) => s.redis),
+        raws,
+        prefix,
+        "q",
+      ),
+  };
 }
 
 describe("quorum lock over 5 rest-servers (REST)", () => {
@@ -54,7 +77,13 @@ describe("quorum lock over 5 rest-servers (REST)", () => {
     await stacks[2]!.redis.kill();
     const error = await lock.acquire().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QuorumError);
-    expect((error as QuorumError).answers.map((a) => a.status)).toEqual(["granted", "granted", "error", "error", "error"]);
+    expect((error as QuorumError).answers.map((a) => a.status)).toEqual([
+      "granted",
+      "granted",
+      "error",
+      "error",
+      "error",
+    ]);
     expect(await held()).toEqual([false, false, null, null, null]);
   });
 

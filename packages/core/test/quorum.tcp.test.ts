@@ -1,6 +1,22 @@
-import { closeAll, IntervalRecorder, keyPrefix, startRedis, type NodeRedisClient, type RedisProcess } from "@edgelock/testkit";
+import {
+  closeAll,
+  IntervalRecorder,
+  keyPrefix,
+  startRedis,
+  type NodeRedisClient,
+  type RedisProcess,
+} from "@edgelock/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AcquireTimeoutError, InvalidArgumentError, LeaseLostError, NotHeldError, QuorumError, quorumLock, resolveBackend, type QuorumLockOptions } from "../src/index.ts";
+import {
+  AcquireTimeoutError,
+  InvalidArgumentError,
+  LeaseLostError,
+  NotHeldError,
+  QuorumError,
+  quorumLock,
+  resolveBackend,
+  type QuorumLockOptions,
+} from "../src/index.ts";
 import { quorumKeys } from "../src/keys.ts";
 import { heldOn, rawClients, reviveAll, slowBackend } from "./quorum-support.ts";
 import { aborted, delay, makeTestClient, type TestClient } from "./support.ts";
@@ -26,13 +42,25 @@ afterAll(async () => {
 
 const BIG = 9_000_000_000_000_000; // a stored fence far ahead of every clock (µs), still exact in a double
 
-function setup(options: QuorumLockOptions = { requestTimeoutMs: 300 }, wrap: (i: number) => number = () => 0, leaseMs = 900) {
+function setup(
+  options: QuorumLockOptions = { requestTimeoutMs: 300 },
+  wrap: (i: number) => number = () => 0,
+  leaseMs = 900,
+) {
   const prefix = keyPrefix();
   const dbs: TestClient[] = raws.map((raw, i) => {
     const backend = resolveBackend(raw);
-    return makeTestClient(wrap(i) > 0 ? slowBackend(backend, wrap(i)) : backend, { prefix, leaseMs });
+    return makeTestClient(wrap(i) > 0 ? slowBackend(backend, wrap(i)) : backend, {
+      prefix,
+      leaseMs,
+    });
   });
-  const lock = (name = "q") => quorumLock(dbs.map((d) => d.client), name, options);
+  const lock = (name = "q") =>
+    quorumLock(
+      dbs.map((d) => d.client),
+      name,
+      options,
+    );
   const requests = () => dbs.reduce((sum, d) => sum + d.requests.total, 0);
   return { prefix, dbs, lock, requests, held: (name = "q") => heldOn(nodes, raws, prefix, name) };
 }
@@ -70,11 +98,24 @@ describe("quorum lock over 5 redis-server processes (TCP)", () => {
   it("three databases down: fails safe with QuorumError, nothing left held on the survivors", async () => {
     const { lock, held } = setup();
     await kill(2, 3, 4);
-    const error = await lock().acquire({ leaseMs: 5_000, waitMs: 300 }).catch((e: unknown) => e);
+    const error = await lock()
+      .acquire({ leaseMs: 5_000, waitMs: 300 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QuorumError);
     const q = error as QuorumError;
-    expect([q.code, q.reason, q.operation, q.needed]).toEqual(["QUORUM", "unreachable", "acquire", 3]);
-    expect(q.answers.map((a) => a.status)).toEqual(["granted", "granted", "error", "error", "error"]);
+    expect([q.code, q.reason, q.operation, q.needed]).toEqual([
+      "QUORUM",
+      "unreachable",
+      "acquire",
+      3,
+    ]);
+    expect(q.answers.map((a) => a.status)).toEqual([
+      "granted",
+      "granted",
+      "error",
+      "error",
+      "error",
+    ]);
     expect(q.answers[2]!.error).toBeInstanceOf(Error);
     expect(await held()).toEqual([false, false, null, null, null]);
     await expect(lock().tryAcquire({ leaseMs: 5_000 })).rejects.toBeInstanceOf(QuorumError);
@@ -125,7 +166,9 @@ describe("quorum lock over 5 redis-server processes (TCP)", () => {
   it("a grant with no validity left is refused and released everywhere", async () => {
     // Three databases answer 200 ms late (a paused process): two rounds take longer than the lease.
     const { lock, held } = setup({ requestTimeoutMs: 250 }, (i) => (i < 3 ? 200 : 0));
-    const error = await lock().acquire({ leaseMs: 300 }).catch((e: unknown) => e);
+    const error = await lock()
+      .acquire({ leaseMs: 300 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QuorumError);
     expect((error as QuorumError).reason).toBe("validity");
     expect((error as QuorumError).answers.filter((a) => a.status === "committed")).toHaveLength(5);
@@ -159,18 +202,23 @@ describe("quorum lock over 5 redis-server processes (TCP)", () => {
     const { lock } = setup();
     const first = await lock().acquire({ leaseMs: 5_000 });
     expect(await lock().tryAcquire({ leaseMs: 5_000 })).toBeNull();
-    await expect(lock().acquire({ leaseMs: 5_000, waitMs: 200 })).rejects.toBeInstanceOf(AcquireTimeoutError);
+    await expect(lock().acquire({ leaseMs: 5_000, waitMs: 200 })).rejects.toBeInstanceOf(
+      AcquireTimeoutError,
+    );
     await first.release();
     const recorder = new IntervalRecorder();
     await Promise.all(
       Array.from({ length: 4 }, (_, w) =>
         (async () => {
           for (let round = 0; round < 3; round++) {
-            await lock().withLock(async (h) => {
-              const section = recorder.enter(`w${w}`, h.fence);
-              await delay(5);
-              section.exit();
-            }, { leaseMs: 3_000, waitMs: 20_000 });
+            await lock().withLock(
+              async (h) => {
+                const section = recorder.enter(`w${w}`, h.fence);
+                await delay(5);
+                section.exit();
+              },
+              { leaseMs: 3_000, waitMs: 20_000 },
+            );
           }
         })(),
       ),
@@ -183,7 +231,9 @@ describe("quorum lock over 5 redis-server processes (TCP)", () => {
     const { lock, dbs, held } = setup();
     const h = await lock().acquire({ leaseMs: 5_000 });
     const lease = JSON.parse(JSON.stringify(h)) as ReturnType<typeof h.toJSON>;
-    const others = dbs.map((d, i) => makeTestClient(raws[i]!, { prefix: d.client.context.prefix }).client);
+    const others = dbs.map(
+      (d, i) => makeTestClient(raws[i]!, { prefix: d.client.context.prefix }).client,
+    );
     const resumed = quorumLock(others, "q", { requestTimeoutMs: 300 }).resume(lease);
     expect(resumed.fence).toBe(h.fence);
     await resumed.extend(8_000);

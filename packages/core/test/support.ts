@@ -1,4 +1,11 @@
-import { type Backend, createClient, resolveBackend, type ClientOptions, type EdgelockClient, type LockEvent } from "../src/index.ts";
+import {
+  type Backend,
+  createClient,
+  resolveBackend,
+  type ClientOptions,
+  type EdgelockClient,
+  type LockEvent,
+} from "../src/index.ts";
 
 /** Wraps a backend to count the requests the engine makes (per command name). */
 export function countingBackend(inner: Backend) {
@@ -25,7 +32,10 @@ export interface TestClient {
 export const eventTaps: ((event: LockEvent) => void)[] = [];
 
 /** A client over `redis` with a counting backend and an event log. */
-export function makeTestClient(redis: unknown, options: Omit<ClientOptions, "redis"> = {}): TestClient {
+export function makeTestClient(
+  redis: unknown,
+  options: Omit<ClientOptions, "redis"> = {},
+): TestClient {
   const { backend, counts } = countingBackend(resolveBackend(redis));
   const events: LockEvent[] = [];
   const onEvent = (e: LockEvent) => {
@@ -36,7 +46,10 @@ export function makeTestClient(redis: unknown, options: Omit<ClientOptions, "red
   return { client, events, requests: counts };
 }
 
-export function eventsOf<T extends LockEvent["type"]>(events: LockEvent[], type: T): Extract<LockEvent, { type: T }>[] {
+export function eventsOf<T extends LockEvent["type"]>(
+  events: LockEvent[],
+  type: T,
+): Extract<LockEvent, { type: T }>[] {
   return events.filter((e): e is Extract<LockEvent, { type: T }> => e.type === type);
 }
 

@@ -1,4 +1,9 @@
-import { closeAll, makeNodeRedis, startCluster, type RedisClusterProcess } from "../../testkit/src/index.ts"; // by path: testkit depends on this package, a declared dependency would be a cycle
+import {
+  closeAll,
+  makeNodeRedis,
+  startCluster,
+  type RedisClusterProcess,
+} from "../../testkit/src/index.ts"; // by path: testkit depends on this package, a declared dependency would be a cycle
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRestServer, type RunningRestServer } from "../src/index.ts";
 import { uniqueKey } from "./support.ts";

@@ -9,13 +9,36 @@ export type ClusterRoute =
 
 // No key: any node answers the same (PUBLISH is broadcast to every node by the cluster bus).
 const KEYLESS = new Set([
-  "PING", "ECHO", "TIME", "INFO", "LASTSAVE", "COMMAND", "CONFIG", "CLIENT", "CLUSTER",
-  "PUBLISH", "PUBSUB", "RANDOMKEY", "ROLE", "LATENCY", "SLOWLOG", "ACL", "LOLWUT",
+  "PING",
+  "ECHO",
+  "TIME",
+  "INFO",
+  "LASTSAVE",
+  "COMMAND",
+  "CONFIG",
+  "CLIENT",
+  "CLUSTER",
+  "PUBLISH",
+  "PUBSUB",
+  "RANDOMKEY",
+  "ROLE",
+  "LATENCY",
+  "SLOWLOG",
+  "ACL",
+  "LOLWUT",
 ]);
 // Scripts and functions: numkeys, then the keys; without keys, any node.
 const SCRIPTS = new Set(["EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO"]);
 // numkeys first, then the keys.
-const NUMKEYS_FIRST = new Set(["ZUNION", "ZINTER", "ZDIFF", "ZINTERCARD", "SINTERCARD", "LMPOP", "ZMPOP"]);
+const NUMKEYS_FIRST = new Set([
+  "ZUNION",
+  "ZINTER",
+  "ZDIFF",
+  "ZINTERCARD",
+  "SINTERCARD",
+  "LMPOP",
+  "ZMPOP",
+]);
 // A subcommand (or operation) first, then the key.
 const KEY_SECOND = new Set(["OBJECT", "MEMORY", "XINFO", "BITOP"]);
 // Every master: scripts loaded or flushed on one node only would be a NOSCRIPT (or a stale script)

@@ -11,7 +11,11 @@ export interface ClusterNodeLike {
 /** The part of a node-redis (v5) cluster client (`createCluster`) the engine uses. */
 export interface NodeRedisClusterLike {
   /** Runs `args` on the master of `firstKey`'s slot (any node without a key), following MOVED and ASK. */
-  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+  sendCommand(
+    firstKey: string | undefined,
+    isReadonly: boolean | undefined,
+    args: string[],
+  ): Promise<unknown>;
   readonly masters: readonly ClusterNodeLike[];
   nodeClient(node: ClusterNodeLike): Promise<NodeRedisLike>;
   readonly isOpen?: boolean;
@@ -30,19 +34,25 @@ export function nodeRedisClusterBackend(cluster: NodeRedisClusterLike): Backend 
     if (route.to === "any") return cluster.sendCommand(undefined, false, args);
     const masters = byAddress(cluster.masters);
     if (route.to === "masters") {
-      const replies = await Promise.all(masters.map(async (node) => (await cluster.nodeClient(node)).sendCommand(args)));
+      const replies = await Promise.all(
+        masters.map(async (node) => (await cluster.nodeClient(node)).sendCommand(args)),
+      );
       return combineReplies(route.combine, replies);
     }
     const step = scanStep(String(args[1]), masters.length);
     if (step === undefined) throw new ReplyError("ERR invalid cursor");
     const client = await cluster.nodeClient(masters[step.node]!);
-    const [next, keys] = (await client.sendCommand(["SCAN", step.cursor, ...args.slice(2)])) as [unknown, unknown];
+    const [next, keys] = (await client.sendCommand(["SCAN", step.cursor, ...args.slice(2)])) as [
+      unknown,
+      unknown,
+    ];
     return [nextScanCursor(step.node, String(next), masters.length), keys];
   };
   return {
     kind: "tcp",
     async command(args, signal) {
-      if (cluster.isOpen === false) throw new TransportError("client is closed", { ambiguous: false });
+      if (cluster.isOpen === false)
+        throw new TransportError("client is closed", { ambiguous: false });
       const pending = send(args.map(String));
       try {
         return normalise(await raceSignal(pending, signal));
@@ -55,5 +65,9 @@ export function nodeRedisClusterBackend(cluster: NodeRedisClusterLike): Backend 
 
 /** A node-redis cluster client, told apart from a single-node client by its masters and node clients. */
 export function isNodeRedisCluster(candidate: Record<string, unknown>): boolean {
-  return typeof candidate["sendCommand"] === "function" && typeof candidate["nodeClient"] === "function" && Array.isArray(candidate["masters"]);
+  return (
+    typeof candidate["sendCommand"] === "function" &&
+    typeof candidate["nodeClient"] === "function" &&
+    Array.isArray(candidate["masters"])
+  );
 }

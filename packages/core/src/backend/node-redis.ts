@@ -14,7 +14,8 @@ export function nodeRedisBackend(client: NodeRedisLike): Backend {
   return {
     kind: "tcp",
     async command(args, signal) {
-      if (client.isOpen === false) throw new TransportError("client is closed", { ambiguous: false });
+      if (client.isOpen === false)
+        throw new TransportError("client is closed", { ambiguous: false });
       const pending = client.sendCommand(args.map(String));
       try {
         return normalise(await raceSignal(pending, signal));
@@ -49,10 +50,13 @@ export function normalise(reply: unknown): unknown {
 export function raceSignal<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     pending.catch(() => undefined);
-    return Promise.reject(new TransportError("request aborted", { ambiguous: true, cause: signal.reason }));
+    return Promise.reject(
+      new TransportError("request aborted", { ambiguous: true, cause: signal.reason }),
+    );
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new TransportError("request aborted", { ambiguous: true, cause: signal.reason }));
+    const onAbort = () =>
+      reject(new TransportError("request aborted", { ambiguous: true, cause: signal.reason }));
     signal.addEventListener("abort", onAbort, { once: true });
     pending.then(
       (value) => {

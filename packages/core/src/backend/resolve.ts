@@ -1,7 +1,11 @@
 import { InvalidArgumentError } from "../errors.ts";
 import type { Backend } from "./backend.ts";
 import { nodeRedisBackend, type NodeRedisLike } from "./node-redis.ts";
-import { isNodeRedisCluster, nodeRedisClusterBackend, type NodeRedisClusterLike } from "./node-redis-cluster.ts";
+import {
+  isNodeRedisCluster,
+  nodeRedisClusterBackend,
+  type NodeRedisClusterLike,
+} from "./node-redis-cluster.ts";
 import { upstashRestBackend } from "./upstash-rest.ts";
 import { upstashRequesterBackend, type RequesterLike } from "./upstash-requester.ts";
 
@@ -17,10 +21,16 @@ export type RedisInput = Backend | { readonly url: string; readonly token: strin
  */
 export function resolveBackend(redis: unknown): Backend {
   if (typeof redis !== "object" || redis === null) {
-    throw new InvalidArgumentError("redis", "must be an @upstash/redis client, a node-redis client or { url, token }");
+    throw new InvalidArgumentError(
+      "redis",
+      "must be an @upstash/redis client, a node-redis client or { url, token }",
+    );
   }
   const candidate = redis as Record<string, unknown>;
-  if (typeof candidate["command"] === "function" && (candidate["kind"] === "rest" || candidate["kind"] === "tcp")) {
+  if (
+    typeof candidate["command"] === "function" &&
+    (candidate["kind"] === "rest" || candidate["kind"] === "tcp")
+  ) {
     return redis as Backend;
   }
   if (typeof candidate["url"] === "string" && typeof candidate["token"] === "string") {
@@ -37,6 +47,10 @@ export function resolveBackend(redis: unknown): Backend {
   }
   // Before the single-node test: a cluster client has a `sendCommand` too, with the key apart.
   if (isNodeRedisCluster(candidate)) return nodeRedisClusterBackend(redis as NodeRedisClusterLike);
-  if (typeof candidate["sendCommand"] === "function") return nodeRedisBackend(redis as NodeRedisLike);
-  throw new InvalidArgumentError("redis", "must be an @upstash/redis client, a node-redis client or { url, token }");
+  if (typeof candidate["sendCommand"] === "function")
+    return nodeRedisBackend(redis as NodeRedisLike);
+  throw new InvalidArgumentError(
+    "redis",
+    "must be an @upstash/redis client, a node-redis client or { url, token }",
+  );
 }

@@ -2,7 +2,10 @@ import { ReplyError, TransportError, type Backend } from "./backend.ts";
 
 /** `@upstash/redis`'s public `Requester` shape. */
 export interface RequesterLike {
-  request(req: { body: unknown; signal?: AbortSignal }): Promise<{ result?: unknown; error?: string }>;
+  request(req: {
+    body: unknown;
+    signal?: AbortSignal;
+  }): Promise<{ result?: unknown; error?: string }>;
 }
 
 /**
@@ -20,11 +23,16 @@ export function upstashRequesterBackend(requester: RequesterLike): Backend {
       } catch (cause) {
         const message = withoutCommand(cause instanceof Error ? cause.message : String(cause));
         // Error replies, Redis Cluster's included (behind a rest-server fronting a cluster).
-        if (/^ERR|NOSCRIPT|WRONGTYPE|BUSY|TRYAGAIN|CLUSTERDOWN|CROSSSLOT/i.test(message)) throw new ReplyError(message);
+        if (/^ERR|NOSCRIPT|WRONGTYPE|BUSY|TRYAGAIN|CLUSTERDOWN|CROSSSLOT/i.test(message))
+          throw new ReplyError(message);
         // The cause is rebuilt from the cleaned message: the original quotes the command.
-        throw new TransportError("request failed", { ambiguous: true, cause: cause instanceof Error ? new Error(message) : cause });
+        throw new TransportError("request failed", {
+          ambiguous: true,
+          cause: cause instanceof Error ? new Error(message) : cause,
+        });
       }
-      if (signal.aborted) throw new TransportError("request aborted", { ambiguous: true, cause: signal.reason });
+      if (signal.aborted)
+        throw new TransportError("request aborted", { ambiguous: true, cause: signal.reason });
       if (reply.error !== undefined) throw new ReplyError(reply.error);
       return reply.result;
     },

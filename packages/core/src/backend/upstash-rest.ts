@@ -25,17 +25,29 @@ export function upstashRestBackend(options: UpstashRestOptions): Backend {
       if (syncToken) headers["upstash-sync-token"] = syncToken;
       let response: Response;
       try {
-        response = await fetch(url, { method: "POST", headers, body: JSON.stringify(args), signal });
+        response = await fetch(url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(args),
+          signal,
+        });
       } catch (cause) {
-        throw new TransportError(signal.aborted ? "request aborted" : "network error", { ambiguous: true, cause });
+        throw new TransportError(signal.aborted ? "request aborted" : "network error", {
+          ambiguous: true,
+          cause,
+        });
       }
       syncToken = response.headers.get("upstash-sync-token") ?? syncToken;
       const body = await readJson(response, signal);
       if (response.ok && body !== undefined && "result" in body) return body.result;
       if (response.status >= 500 || body === undefined) {
-        throw new TransportError(`HTTP ${response.status}`, { ambiguous: true, status: response.status });
+        throw new TransportError(`HTTP ${response.status}`, {
+          ambiguous: true,
+          status: response.status,
+        });
       }
-      if (response.status === 400 && typeof body.error === "string") throw new ReplyError(body.error);
+      if (response.status === 400 && typeof body.error === "string")
+        throw new ReplyError(body.error);
       throw new TransportError(`HTTP ${response.status}: ${String(body.error ?? "")}`, {
         ambiguous: false,
         status: response.status,
@@ -43,10 +55,16 @@ export function upstashRestBackend(options: UpstashRestOptions): Backend {
     },
     async *subscribe(channel, signal) {
       const headers = { authorization, accept: "text/event-stream" };
-      const response = await fetch(`${url}/subscribe/${encodeURIComponent(channel)}`, { headers, signal });
+      const response = await fetch(`${url}/subscribe/${encodeURIComponent(channel)}`, {
+        headers,
+        signal,
+      });
       if (!response.ok || response.body === null) {
         await response.body?.cancel().catch(() => undefined);
-        throw new TransportError(`subscribe: HTTP ${response.status}`, { ambiguous: false, status: response.status });
+        throw new TransportError(`subscribe: HTTP ${response.status}`, {
+          ambiguous: false,
+          status: response.status,
+        });
       }
       yield* sseData(response.body);
     },
@@ -62,11 +80,16 @@ async function readJson(
     text = await response.text();
   } catch (cause) {
     // The body broke off: the command ran or not, we cannot tell.
-    throw new TransportError(signal.aborted ? "request aborted" : "response lost", { ambiguous: true, cause });
+    throw new TransportError(signal.aborted ? "request aborted" : "response lost", {
+      ambiguous: true,
+      cause,
+    });
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null ? (parsed as { result?: unknown }) : undefined;
+    return typeof parsed === "object" && parsed !== null
+      ? (parsed as { result?: unknown })
+      : undefined;
   } catch {
     return undefined;
   }

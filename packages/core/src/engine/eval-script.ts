@@ -1,4 +1,10 @@
-import { isClusterRefusal, isNoScript, ReplyError, TransportError, type Backend } from "../backend/backend.ts";
+import {
+  isClusterRefusal,
+  isNoScript,
+  ReplyError,
+  TransportError,
+  type Backend,
+} from "../backend/backend.ts";
 import { AbortedError, BackendError, OutcomeUnknownError } from "../errors.ts";
 import type { EventSink } from "../events.ts";
 import { now } from "./clock.ts";
@@ -53,16 +59,23 @@ export async function evalScript(
       if (isClusterRefusal(error)) {
         // Refused before running (a slot migration in progress): any call may go again.
         const delay = backoff(attempt);
-        if (now() + delay - sentAt > policy.retryWindowMs) throw new BackendError(`${call.operation}: ${(error as Error).message}`, { cause: error });
+        if (now() + delay - sentAt > policy.retryWindowMs)
+          throw new BackendError(`${call.operation}: ${(error as Error).message}`, {
+            cause: error,
+          });
         emit({ type: "retried", operation: call.operation, attempt, error: error as Error });
         await sleep(delay, call.signal, call.operation);
         continue;
       }
-      if (error instanceof ReplyError) throw new BackendError(`${call.operation}: ${error.message}`, { cause: error });
+      if (error instanceof ReplyError)
+        throw new BackendError(`${call.operation}: ${error.message}`, { cause: error });
       if (!(error instanceof TransportError)) throw error;
       if (call.signal?.aborted) throw new AbortedError(call.operation, call.signal.reason);
       if (!error.ambiguous) {
-        throw new BackendError(`${call.operation}: ${error.message}`, error.status === undefined ? { cause: error } : { cause: error, status: error.status });
+        throw new BackendError(
+          `${call.operation}: ${error.message}`,
+          error.status === undefined ? { cause: error } : { cause: error, status: error.status },
+        );
       }
       const delay = backoff(attempt);
       if (!call.retrySafe || now() + delay - sentAt > policy.retryWindowMs) {

@@ -8,10 +8,13 @@ export function sleep(ms: number, signal?: AbortSignal, what = "wait"): Promise<
       clearTimeout(timer);
       reject(new AbortedError(what, signal?.reason));
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
@@ -20,7 +23,10 @@ export function sleep(ms: number, signal?: AbortSignal, what = "wait"): Promise<
 export function linkedSignal(timeoutMs: number, ...inputs: (AbortSignal | undefined)[]) {
   const controller = new AbortController();
   const abort = (reason: unknown) => controller.abort(reason);
-  const timer = setTimeout(() => abort(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => abort(new Error(`request timed out after ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   const cleanups: (() => void)[] = [];
   for (const input of inputs) {
     if (!input) continue;

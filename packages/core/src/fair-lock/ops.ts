@@ -15,9 +15,22 @@ import {
 // through `fairLockOps`. Every mutation carries an operation id (exactly-once) or is idempotent.
 
 /** ARGV of the fair lock's acquire; the read-write lock's write acquire takes the same, slot for slot. */
-export function fairAcquireArgs(ref: LockRef, p: AcquireParams, channelPrefix: string): (string | number)[] {
+export function fairAcquireArgs(
+  ref: LockRef,
+  p: AcquireParams,
+  channelPrefix: string,
+): (string | number)[] {
   const { ctx } = ref;
-  return [ref.owner, p.leaseMs, p.queue ? 1 : 0, p.returnWithinMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, channelPrefix, ...quarantineArgs(ctx)];
+  return [
+    ref.owner,
+    p.leaseMs,
+    p.queue ? 1 : 0,
+    p.returnWithinMs,
+    ctx.operationRecordTtlMs,
+    ctx.fenceTtlMs,
+    channelPrefix,
+    ...quarantineArgs(ctx),
+  ];
 }
 
 async function acquire(ref: LockRef, p: AcquireParams) {
@@ -26,7 +39,15 @@ async function acquire(ref: LockRef, p: AcquireParams) {
     ref,
     acquireScript,
     "fair acquire",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
+    [
+      keys.lock,
+      keys.fence,
+      keys.queue,
+      keys.queueDeadlines,
+      keys.stats,
+      opKey(ref, p.opId),
+      quarantineKey(ctx, ref.name),
+    ],
     fairAcquireArgs(ref, p, keys.channelPrefix),
     true,
     p.signal,

@@ -17,7 +17,12 @@ export class LeaseState {
   /** The reason to give if the deadline passes (e.g. "max-hold" once the keeper stopped on purpose). */
   deadlineReason: LeaseLossReason = "deadline";
 
-  constructor(name: string, sentAt: number, leaseMs: number, onLost: (error: LeaseLostError) => void) {
+  constructor(
+    name: string,
+    sentAt: number,
+    leaseMs: number,
+    onLost: (error: LeaseLostError) => void,
+  ) {
     this.#name = name;
     this.#onLost = onLost;
     this.#deadline = sentAt + leaseMs;
@@ -47,7 +52,11 @@ export class LeaseState {
   lose(reason: LeaseLossReason, cause?: unknown): void {
     if (this.#ended) return;
     this.#end();
-    const error = new LeaseLostError(this.#name, reason, cause === undefined ? undefined : { cause });
+    const error = new LeaseLostError(
+      this.#name,
+      reason,
+      cause === undefined ? undefined : { cause },
+    );
     this.#controller.abort(error);
     this.#onLost(error);
   }

@@ -18,7 +18,11 @@ export interface ResolvedAcquire {
   readonly signal: AbortSignal | undefined;
 }
 
-export function resolveAcquireOptions(ref: LockRef, options: unknown, defaults: { waitMs: number }): ResolvedAcquire {
+export function resolveAcquireOptions(
+  ref: LockRef,
+  options: unknown,
+  defaults: { waitMs: number },
+): ResolvedAcquire {
   const o = validateObject("options", options) as AcquireOptions;
   const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? defaults.waitMs;
   const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });
@@ -44,14 +48,28 @@ export async function acquireLock(
   let lastOp = "";
   const abandon = (opId: string) =>
     ctx.background(
-      opsOf(ref).abandon(ref, opId).then((releasedSomething) => ctx.emit({ type: "abandoned", name: ref.name, releasedSomething })),
+      opsOf(ref)
+        .abandon(ref, opId)
+        .then((releasedSomething) =>
+          ctx.emit({ type: "abandoned", name: ref.name, releasedSomething }),
+        ),
     );
-  const attempt = async (queue: boolean, returnWithinMs: number): Promise<AttemptOutcome<Granted>> => {
+  const attempt = async (
+    queue: boolean,
+    returnWithinMs: number,
+  ): Promise<AttemptOutcome<Granted>> => {
     const opId = (lastOp = randomId());
     try {
-      const { reply, sentAt } = await opsOf(ref).acquire(ref, { leaseMs: opts.leaseMs, queue, returnWithinMs, opId, signal: opts.signal });
+      const { reply, sentAt } = await opsOf(ref).acquire(ref, {
+        leaseMs: opts.leaseMs,
+        queue,
+        returnWithinMs,
+        opId,
+        signal: opts.signal,
+      });
       if (reply.status === "busy") return { busy: reply.hint };
-      if (reply.status === "abandoned") return { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } };
+      if (reply.status === "abandoned")
+        return { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } };
       const view = adopt(ref, holds, opts, { fence: reply.fence, sentAt, pttl: reply.pttl });
       return { granted: { view, reentrant: reply.status === "reentered" } };
     } catch (error) {
@@ -76,7 +94,9 @@ export async function acquireLock(
       ...wake,
       onMessage: (payload, since) => {
         const action = wake.onMessage!(payload, since);
-        return typeof action === "string" ? action : { granted: { view: action.granted, reentrant: false } };
+        return typeof action === "string"
+          ? action
+          : { granted: { view: action.granted, reentrant: false } };
       },
     },
   }).finally(end);
@@ -122,7 +142,9 @@ function adopt(
     },
     () => {
       // Deferred: this runs inside `new Hold` when the grant's lease ran out before its answer came.
-      queueMicrotask(() => { if (holds.get(grant.fence) === hold) holds.delete(grant.fence); });
+      queueMicrotask(() => {
+        if (holds.get(grant.fence) === hold) holds.delete(grant.fence);
+      });
     },
   );
   holds.set(grant.fence, hold);

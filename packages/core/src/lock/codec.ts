@@ -6,11 +6,22 @@ import type { ServerHint } from "../wait/wait-loop.ts";
  * ends, so waiters wait it out like a held lock, and the reason shows in events.
  */
 export function quarantineHint(leftMs: number, position = 0): ServerHint {
-  return { remainingLeaseMs: Math.max(leftMs, 1), position, meanHoldMs: 0, holdAgeMs: 0, reason: "quarantine" };
+  return {
+    remainingLeaseMs: Math.max(leftMs, 1),
+    position,
+    meanHoldMs: 0,
+    holdAgeMs: 0,
+    reason: "quarantine",
+  };
 }
 
 export type AcquireReply =
-  | { readonly status: "granted" | "reentered"; readonly fence: number; readonly count: number; readonly pttl: number }
+  | {
+      readonly status: "granted" | "reentered";
+      readonly fence: number;
+      readonly count: number;
+      readonly pttl: number;
+    }
   | { readonly status: "busy"; readonly hint: ServerHint }
   | { readonly status: "abandoned" };
 
@@ -21,13 +32,42 @@ export type AcquireReply =
  */
 export function decodeAcquire(reply: unknown): AcquireReply {
   const length = Array.isArray(reply) && reply.length === 10 ? 10 : 8;
-  const t = decodeTuple("acquire", reply, length) as [number, number, number, number, number, number, number, number, number?, number?];
-  const [status, fence, count, pttl, position, meanHoldMs, holdAgeMs, serverMs, holdDevMs, meanCycleMs] = t;
-  if (status === 1 || status === 2) return { status: status === 1 ? "granted" : "reentered", fence, count, pttl };
+  const t = decodeTuple("acquire", reply, length) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number?,
+    number?,
+  ];
+  const [
+    status,
+    fence,
+    count,
+    pttl,
+    position,
+    meanHoldMs,
+    holdAgeMs,
+    serverMs,
+    holdDevMs,
+    meanCycleMs,
+  ] = t;
+  if (status === 1 || status === 2)
+    return { status: status === 1 ? "granted" : "reentered", fence, count, pttl };
   if (status === -1) return { status: "abandoned" };
   if (status === -3) return { status: "busy", hint: quarantineHint(pttl) };
   const hint = { remainingLeaseMs: Math.max(pttl, 0), position, meanHoldMs, holdAgeMs, serverMs };
-  return { status: "busy", hint: holdDevMs === undefined || meanCycleMs === undefined ? hint : { ...hint, holdDevMs, meanCycleMs } };
+  return {
+    status: "busy",
+    hint:
+      holdDevMs === undefined || meanCycleMs === undefined
+        ? hint
+        : { ...hint, holdDevMs, meanCycleMs },
+  };
 }
 
 export function decodeRelease(reply: unknown): { released: boolean; remaining: number } {
@@ -50,6 +90,13 @@ export interface LockInfo {
 }
 
 export function decodeInspect(reply: unknown): LockInfo {
-  const [locked, mine, pttl, fence, waiters, count] = decodeTuple("inspect", reply, 6) as [number, number, number, number, number, number];
+  const [locked, mine, pttl, fence, waiters, count] = decodeTuple("inspect", reply, 6) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { locked: locked === 1, mine, pttl: Math.max(pttl, 0), fence, waiters, count };
 }

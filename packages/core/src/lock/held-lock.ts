@@ -32,13 +32,17 @@ export class HeldLockView implements HeldLock {
 
   async release(): Promise<void> {
     const hold = this.#hold;
-    if (this.#released) throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldLock`);
+    if (this.#released)
+      throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldLock`);
     this.#released = true;
     if (!hold.lease.active && hold.lease.signal.aborted) {
       // The holder was already told the lease is gone (signal aborted); whatever the server still
       // has expires within moments. Saying "released" now would contradict the signal.
       hold.detach(0);
-      throw new NotHeldError(this.name, `"${this.name}" was lost before release: ${String((hold.lease.signal.reason as Error).message)}`);
+      throw new NotHeldError(
+        this.name,
+        `"${this.name}" was lost before release: ${String((hold.lease.signal.reason as Error).message)}`,
+      );
     }
     let result: { released: boolean; remaining: number };
     try {
@@ -54,7 +58,12 @@ export class HeldLockView implements HeldLock {
       hold.detach(0);
       throw new NotHeldError(this.name);
     }
-    hold.ref.ctx.emit({ type: "released", name: this.name, fence: hold.fence, remainingCount: result.remaining });
+    hold.ref.ctx.emit({
+      type: "released",
+      name: this.name,
+      fence: hold.fence,
+      remainingCount: result.remaining,
+    });
     hold.detach(result.remaining);
   }
 

@@ -22,7 +22,9 @@ export class Lock {
 
   /** @internal use `client.lock(name)`; `flavor` lets a lock-shaped primitive run its own scripts */
   constructor(ctx: ClientContext, name: string, owner: string, flavor?: LockFlavor) {
-    this.#ref = flavor ? { ctx, name, owner, keys: flavor.keys, ops: flavor.ops } : { ctx, name, owner, keys: lockKeys(ctx.prefix, name) };
+    this.#ref = flavor
+      ? { ctx, name, owner, keys: flavor.keys, ops: flavor.ops }
+      : { ctx, name, owner, keys: lockKeys(ctx.prefix, name) };
   }
 
   get name(): string {
@@ -48,7 +50,9 @@ export class Lock {
     if (options !== undefined && (typeof options !== "object" || options === null)) {
       throw new InvalidArgumentError("options", "must be an options object");
     }
-    return (await acquireLock(this.#ref, this.#holds, resolveAcquireOptions(this.#ref, o, { waitMs: 0 }))).held;
+    return (
+      await acquireLock(this.#ref, this.#holds, resolveAcquireOptions(this.#ref, o, { waitMs: 0 }))
+    ).held;
   }
 
   /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
@@ -86,14 +90,18 @@ export class Lock {
     const parsed = parseLease(lease, this.#ref.ctx.prefix, this.name, opsOf(this.#ref).kind);
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
     const left = Math.max(0, parsed.expiresAt - Date.now());
-    const hold = new Hold(ref, {
-      fence: parsed.fence,
-      sentAt: performance.now(),
-      confirmedMs: left,
-      leaseMs: parsed.leaseMs,
-      keepAlive: false,
-      maxHoldMs: undefined,
-    }, () => undefined);
+    const hold = new Hold(
+      ref,
+      {
+        fence: parsed.fence,
+        sentAt: performance.now(),
+        confirmedMs: left,
+        leaseMs: parsed.leaseMs,
+        keepAlive: false,
+        maxHoldMs: undefined,
+      },
+      () => undefined,
+    );
     return new HeldLockView(hold);
   }
 }

@@ -3,9 +3,23 @@ import { evalScript, type EvalResult } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { LockKeys } from "../keys.ts";
 import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
-import { decodeAcquire, decodeExtend, decodeInspect, decodeRelease, type AcquireReply, type LockInfo } from "./codec.ts";
+import {
+  decodeAcquire,
+  decodeExtend,
+  decodeInspect,
+  decodeRelease,
+  type AcquireReply,
+  type LockInfo,
+} from "./codec.ts";
 import type { LockOps } from "./flavor.ts";
-import { abandonScript, acquireScript, extendScript, forceUnlockScript, inspectScript, releaseScript } from "./scripts.generated.ts";
+import {
+  abandonScript,
+  acquireScript,
+  extendScript,
+  forceUnlockScript,
+  inspectScript,
+  releaseScript,
+} from "./scripts.generated.ts";
 
 /** Everything needed to talk about one lock as one owner. */
 export interface LockRef {
@@ -25,8 +39,22 @@ export interface AcquireParams {
   readonly signal?: AbortSignal | undefined;
 }
 
-export function run(ref: LockRef, script: Script, operation: string, keys: string[], args: (string | number)[], retrySafe: boolean, signal?: AbortSignal): Promise<EvalResult> {
-  return evalScript(ref.ctx.backend, script, { operation: `${operation} "${ref.name}"`, keys, args, retrySafe, signal }, ref.ctx.policy, ref.ctx.emit);
+export function run(
+  ref: LockRef,
+  script: Script,
+  operation: string,
+  keys: string[],
+  args: (string | number)[],
+  retrySafe: boolean,
+  signal?: AbortSignal,
+): Promise<EvalResult> {
+  return evalScript(
+    ref.ctx.backend,
+    script,
+    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe, signal },
+    ref.ctx.policy,
+    ref.ctx.emit,
+  );
 }
 
 export function opKey(ref: LockRef, opId: string): string {
@@ -39,10 +67,31 @@ export async function acquireOnce(
 ): Promise<{ reply: AcquireReply; sentAt: number }> {
   const { ctx, keys } = ref;
   const { reply, sentAt } = await run(
-    ref, acquireScript, "acquire",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
-    [ref.owner, p.leaseMs, p.queue ? 1 : 0, p.returnWithinMs, ctx.claimWindowMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix, ...quarantineArgs(ctx)],
-    true, p.signal,
+    ref,
+    acquireScript,
+    "acquire",
+    [
+      keys.lock,
+      keys.fence,
+      keys.queue,
+      keys.queueDeadlines,
+      keys.stats,
+      opKey(ref, p.opId),
+      quarantineKey(ctx, ref.name),
+    ],
+    [
+      ref.owner,
+      p.leaseMs,
+      p.queue ? 1 : 0,
+      p.returnWithinMs,
+      ctx.claimWindowMs,
+      ctx.operationRecordTtlMs,
+      ctx.fenceTtlMs,
+      keys.channelPrefix,
+      ...quarantineArgs(ctx),
+    ],
+    true,
+    p.signal,
   );
   return { reply: decodeAcquire(reply), sentAt };
 }
@@ -50,16 +99,33 @@ export async function acquireOnce(
 export async function releaseOnce(ref: LockRef, fence: number, opId: string) {
   const { ctx, keys } = ref;
   const { reply } = await run(
-    ref, releaseScript, "release",
+    ref,
+    releaseScript,
+    "release",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, opId)],
-    [ref.owner, String(fence), ctx.operationRecordTtlMs, ctx.claimWindowMs, ctx.fenceTtlMs, keys.channelPrefix, ctx.statsTtlMs],
+    [
+      ref.owner,
+      String(fence),
+      ctx.operationRecordTtlMs,
+      ctx.claimWindowMs,
+      ctx.fenceTtlMs,
+      keys.channelPrefix,
+      ctx.statsTtlMs,
+    ],
     true,
   );
   return decodeRelease(reply);
 }
 
 export async function extendOnce(ref: LockRef, fence: number, leaseMs: number) {
-  const { reply, sentAt } = await run(ref, extendScript, "extend", [ref.keys.lock], [ref.owner, String(fence), leaseMs], true);
+  const { reply, sentAt } = await run(
+    ref,
+    extendScript,
+    "extend",
+    [ref.keys.lock],
+    [ref.owner, String(fence), leaseMs],
+    true,
+  );
   return { ...decodeExtend(reply), sentAt };
 }
 
@@ -67,7 +133,9 @@ export async function extendOnce(ref: LockRef, fence: number, leaseMs: number) {
 export async function abandonOnce(ref: LockRef, opId: string): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(
-    ref, abandonScript, "abandon",
+    ref,
+    abandonScript,
+    "abandon",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, opKey(ref, opId)],
     [ref.owner, ctx.operationRecordTtlMs, ctx.claimWindowMs, ctx.fenceTtlMs, keys.channelPrefix],
     true,
@@ -76,14 +144,23 @@ export async function abandonOnce(ref: LockRef, opId: string): Promise<boolean> 
 }
 
 export async function inspectOnce(ref: LockRef): Promise<LockInfo> {
-  const { reply } = await run(ref, inspectScript, "inspect", [ref.keys.lock, ref.keys.queue], [ref.owner], true);
+  const { reply } = await run(
+    ref,
+    inspectScript,
+    "inspect",
+    [ref.keys.lock, ref.keys.queue],
+    [ref.owner],
+    true,
+  );
   return decodeInspect(reply);
 }
 
 export async function forceUnlockOnce(ref: LockRef): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(
-    ref, forceUnlockScript, "forceUnlock",
+    ref,
+    forceUnlockScript,
+    "forceUnlock",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines],
     [ctx.claimWindowMs, ctx.fenceTtlMs, keys.channelPrefix],
     true,

@@ -45,7 +45,12 @@ export async function acquireMulti(
 }
 
 /** A re-entry joins the existing hold of the same fences (sharing its lease); a new grant starts one. */
-function adopt(ref: MultiRef, holds: Map<string, MultiHold>, opts: ResolvedHoldOptions, grant: MultiGrant): HeldMultiLockView {
+function adopt(
+  ref: MultiRef,
+  holds: Map<string, MultiHold>,
+  opts: ResolvedHoldOptions,
+  grant: MultiGrant,
+): HeldMultiLockView {
   const id = grant.fences.join(",");
   const existing = holds.get(id);
   if (existing && existing.lease.active) {
@@ -54,10 +59,19 @@ function adopt(ref: MultiRef, holds: Map<string, MultiHold>, opts: ResolvedHoldO
   }
   const hold: MultiHold = new MultiHold(
     ref,
-    { fences: grant.fences, sentAt: grant.sentAt, deadline: grant.deadline, leaseMs: opts.leaseMs, keepAlive: opts.keepAlive, maxHoldMs: opts.maxHoldMs },
+    {
+      fences: grant.fences,
+      sentAt: grant.sentAt,
+      deadline: grant.deadline,
+      leaseMs: opts.leaseMs,
+      keepAlive: opts.keepAlive,
+      maxHoldMs: opts.maxHoldMs,
+    },
     () => {
       // Deferred: this runs inside `new MultiHold` when the grant's lease ran out before its answer came.
-      queueMicrotask(() => { if (holds.get(id) === hold) holds.delete(id); });
+      queueMicrotask(() => {
+        if (holds.get(id) === hold) holds.delete(id);
+      });
     },
   );
   holds.set(id, hold);

@@ -26,7 +26,11 @@ interface Taken {
  * when one is busy, the groups already taken are given back before the attempt returns, so a
  * waiter never holds part of its names while it sleeps (no hold-and-wait, hence no deadlock).
  */
-export async function attemptAll(ref: MultiRef, leaseMs: number, signal: AbortSignal | undefined): Promise<AttemptOutcome<MultiGrant>> {
+export async function attemptAll(
+  ref: MultiRef,
+  leaseMs: number,
+  signal: AbortSignal | undefined,
+): Promise<AttemptOutcome<MultiGrant>> {
   const taken: Taken[] = [];
   for (const group of ref.groups) {
     const opId = randomId();
@@ -35,7 +39,8 @@ export async function attemptAll(ref: MultiRef, leaseMs: number, signal: AbortSi
       outcome = await group.acquire(ref.owner, leaseMs, opId, signal);
     } catch (error) {
       // This request may have run: undo it with the others, in the background.
-      if (error instanceof AbortedError || error instanceof OutcomeUnknownError) taken.push({ group, opId });
+      if (error instanceof AbortedError || error instanceof OutcomeUnknownError)
+        taken.push({ group, opId });
       rollbackInBackground(ref, taken);
       throw error;
     }

@@ -4,12 +4,22 @@ import type { ServerHint } from "../wait/wait-loop.ts";
 
 /** What one group of names (one slot) answered to an acquire: the Lock's answer, per name. */
 export type GroupAcquireReply =
-  | { readonly status: "granted"; readonly fences: readonly number[]; readonly reentered: readonly boolean[]; readonly pttl: number }
+  | {
+      readonly status: "granted";
+      readonly fences: readonly number[];
+      readonly reentered: readonly boolean[];
+      readonly pttl: number;
+    }
   | { readonly status: "busy"; readonly hint: ServerHint }
   | { readonly status: "abandoned" };
 
 export function busyHint(remainingLeaseMs: number): ServerHint {
-  return { remainingLeaseMs: Math.max(remainingLeaseMs, 0), position: 0, meanHoldMs: 0, holdAgeMs: 0 };
+  return {
+    remainingLeaseMs: Math.max(remainingLeaseMs, 0),
+    position: 0,
+    meanHoldMs: 0,
+    holdAgeMs: 0,
+  };
 }
 
 export function decodeMultiAcquire(reply: unknown, n: number): GroupAcquireReply {
@@ -26,7 +36,10 @@ export function decodeMultiAcquire(reply: unknown, n: number): GroupAcquireReply
   };
 }
 
-export function decodeMultiRelease(reply: unknown, n: number): { released: boolean[]; remaining: number[] } {
+export function decodeMultiRelease(
+  reply: unknown,
+  n: number,
+): { released: boolean[]; remaining: number[] } {
   const t = decodeTuple("multi-lock release", reply, 2 * n);
   return { released: t.slice(0, n).map((s) => s === 1), remaining: t.slice(n) };
 }

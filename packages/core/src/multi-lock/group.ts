@@ -21,10 +21,23 @@ export interface SlotGroup {
   /** Sorted by key. */
   readonly names: readonly string[];
   /** All of the group's locks or none of them; never queues. */
-  acquire(owner: string, leaseMs: number, opId: string, signal: AbortSignal | undefined): Promise<GroupAcquire>;
+  acquire(
+    owner: string,
+    leaseMs: number,
+    opId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<GroupAcquire>;
   /** Gives back exactly what operation `opId` took (if it ran) and makes a late copy of it do nothing. */
   abandon(owner: string, opId: string): Promise<void>;
   /** One hold level per name; per name whether it was held (by this owner and fence) and what count is left. */
-  release(owner: string, fences: readonly number[], opId: string): Promise<{ released: boolean[]; remaining: number[] }>;
-  extend(owner: string, fences: readonly number[], leaseMs: number): Promise<{ renewed: boolean[]; sentAt: number }>;
+  release(
+    owner: string,
+    fences: readonly number[],
+    opId: string,
+  ): Promise<{ released: boolean[]; remaining: number[] }>;
+  extend(
+    owner: string,
+    fences: readonly number[],
+    leaseMs: number,
+  ): Promise<{ renewed: boolean[]; sentAt: number }>;
 }

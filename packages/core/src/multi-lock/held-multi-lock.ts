@@ -14,7 +14,9 @@ export class HeldMultiLockView implements HeldMultiLock {
 
   constructor(hold: MultiHold) {
     this.#hold = hold;
-    this.fences = Object.freeze(Object.fromEntries(hold.ref.names.map((name, i) => [name, hold.fences[i]!])));
+    this.fences = Object.freeze(
+      Object.fromEntries(hold.ref.names.map((name, i) => [name, hold.fences[i]!])),
+    );
     hold.attach();
   }
 
@@ -30,14 +32,19 @@ export class HeldMultiLockView implements HeldMultiLock {
 
   fenceOf(name: string): number {
     const fence = Object.hasOwn(this.fences, name) ? this.fences[name] : undefined;
-    if (fence === undefined) throw new InvalidArgumentError("name", `"${String(name)}" is not one of this multi-lock's names`);
+    if (fence === undefined)
+      throw new InvalidArgumentError(
+        "name",
+        `"${String(name)}" is not one of this multi-lock's names`,
+      );
     return fence;
   }
 
   async release(): Promise<void> {
     const hold = this.#hold;
     const label = hold.ref.label;
-    if (this.#released) throw new NotHeldError(label, `${label} was already released by this HeldMultiLock`);
+    if (this.#released)
+      throw new NotHeldError(label, `${label} was already released by this HeldMultiLock`);
     this.#released = true;
     let result: { released: boolean; stillHeld: boolean };
     try {
@@ -52,9 +59,17 @@ export class HeldMultiLockView implements HeldMultiLock {
     if (!result.released) {
       hold.lease.lose("gone");
       hold.detach(false);
-      throw new NotHeldError(label, `${label}: at least one name was no longer held (the others were released)`);
+      throw new NotHeldError(
+        label,
+        `${label}: at least one name was no longer held (the others were released)`,
+      );
     }
-    hold.ref.ctx.emit({ type: "released", name: label, fence: hold.fences[0] ?? 0, remainingCount: result.stillHeld ? 1 : 0 });
+    hold.ref.ctx.emit({
+      type: "released",
+      name: label,
+      fence: hold.fences[0] ?? 0,
+      remainingCount: result.stillHeld ? 1 : 0,
+    });
     hold.detach(result.stillHeld);
   }
 
@@ -66,11 +81,19 @@ export class HeldMultiLockView implements HeldMultiLock {
     const result = await hold.extendAll(ms);
     if (!result.renewed) {
       hold.lease.lose("gone");
-      throw new NotHeldError(hold.ref.label, `${hold.ref.label}: at least one name is no longer held`);
+      throw new NotHeldError(
+        hold.ref.label,
+        `${hold.ref.label}: at least one name is no longer held`,
+      );
     }
     hold.leaseMs = ms;
     hold.lease.confirm(result.sentAt, ms);
-    hold.ref.ctx.emit({ type: "renewed", name: hold.ref.label, fence: hold.fences[0] ?? 0, leaseMs: ms });
+    hold.ref.ctx.emit({
+      type: "renewed",
+      name: hold.ref.label,
+      fence: hold.fences[0] ?? 0,
+      leaseMs: ms,
+    });
   }
 
   toJSON(): SerializedMultiLease {

@@ -33,7 +33,9 @@ export class MultiHold {
     this.fences = init.fences;
     this.leaseMs = init.leaseMs;
     this.#onEnd = onEnd;
-    this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () => this.#close());
+    this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>
+      this.#close(),
+    );
     if (init.keepAlive) this.#startKeeper(init.sentAt, init.maxHoldMs);
   }
 
@@ -53,17 +55,28 @@ export class MultiHold {
   /** Sets every part's lease; `renewed` only when every part confirmed. Groups run in parallel. */
   async extendAll(leaseMs: number): Promise<{ renewed: boolean; sentAt: number }> {
     const perGroup = splitByGroup(this.ref, this.fences);
-    const results = await Promise.all(this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs)));
-    return { renewed: results.every((r) => r.renewed.every(Boolean)), sentAt: Math.min(...results.map((r) => r.sentAt)) };
+    const results = await Promise.all(
+      this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs)),
+    );
+    return {
+      renewed: results.every((r) => r.renewed.every(Boolean)),
+      sentAt: Math.min(...results.map((r) => r.sentAt)),
+    };
   }
 
   /** One hold level of every name, in parallel; names still held are released even if another is gone. */
-  async releaseAll(opId: (group: number) => string): Promise<{ released: boolean; stillHeld: boolean }> {
+  async releaseAll(
+    opId: (group: number) => string,
+  ): Promise<{ released: boolean; stillHeld: boolean }> {
     const perGroup = splitByGroup(this.ref, this.fences);
-    const results = await Promise.allSettled(this.ref.groups.map((g, i) => g.release(this.ref.owner, perGroup[i]!, opId(i))));
+    const results = await Promise.allSettled(
+      this.ref.groups.map((g, i) => g.release(this.ref.owner, perGroup[i]!, opId(i))),
+    );
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
-    const answers = results.map((r) => (r as PromiseFulfilledResult<{ released: boolean[]; remaining: number[] }>).value);
+    const answers = results.map(
+      (r) => (r as PromiseFulfilledResult<{ released: boolean[]; remaining: number[] }>).value,
+    );
     return {
       released: answers.every((a) => a.released.every(Boolean)),
       stillHeld: answers.every((a) => a.remaining.every((c) => c > 0)),

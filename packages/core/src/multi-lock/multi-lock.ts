@@ -56,12 +56,17 @@ export class MultiLock {
     if (options !== undefined && (typeof options !== "object" || options === null)) {
       throw new InvalidArgumentError("options", "must be an options object");
     }
-    const opts = resolveHoldOptions({ ...(options ?? {}), waitMs: 0 }, this.#ref.ctx, { waitMs: 0 });
+    const opts = resolveHoldOptions({ ...(options ?? {}), waitMs: 0 }, this.#ref.ctx, {
+      waitMs: 0,
+    });
     return (await acquireMulti(this.#ref, this.#holds, opts)).held;
   }
 
   /** Runs `fn` while holding every name, and releases them afterwards (also when `fn` throws). */
-  async withLock<T>(fn: (held: HeldMultiLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
+  async withLock<T>(
+    fn: (held: HeldMultiLock) => Promise<T> | T,
+    options?: AcquireOptions,
+  ): Promise<T> {
     validateFunction("fn", fn);
     return withHeld(await this.acquire(options), fn);
   }
@@ -75,7 +80,14 @@ export class MultiLock {
     const ref: MultiRef = { ...this.#ref, owner: parsed.owner };
     const sentAt = performance.now();
     const left = Math.max(0, parsed.expiresAt - Date.now());
-    const init = { fences: [...parsed.fences], sentAt, deadline: sentAt + left, leaseMs: parsed.leaseMs, keepAlive: false, maxHoldMs: undefined };
+    const init = {
+      fences: [...parsed.fences],
+      sentAt,
+      deadline: sentAt + left,
+      leaseMs: parsed.leaseMs,
+      keepAlive: false,
+      maxHoldMs: undefined,
+    };
     return new HeldMultiLockView(new MultiHold(ref, init, () => undefined));
   }
 }

@@ -29,10 +29,16 @@ export function planGroups(ctx: ClientContext, names: readonly string[]): SlotGr
   }
   return [...byTag.entries()]
     .sort(([a], [b]) => compare(a, b))
-    .map(([tag, group]) => (group.length === 1 ? singleGroup(ctx, tag, group[0]!) : slotGroup(ctx, tag, group)));
+    .map(([tag, group]) =>
+      group.length === 1 ? singleGroup(ctx, tag, group[0]!) : slotGroup(ctx, tag, group),
+    );
 }
 
-export function makeMultiRef(ctx: ClientContext, names: readonly string[], owner: string): MultiRef {
+export function makeMultiRef(
+  ctx: ClientContext,
+  names: readonly string[],
+  owner: string,
+): MultiRef {
   const groups = planGroups(ctx, names);
   const ordered = groups.flatMap((g) => g.names);
   return { ctx, owner, names: ordered, groups, label: labelOf(ordered) };

@@ -16,7 +16,11 @@ export interface ResolvedHoldOptions {
  * Validates before any request; messages name the argument. `leaseMs` given → fixed, else the
  * client's default lease, kept alive; never longer than the client's restart quarantine.
  */
-export function resolveHoldOptions(options: unknown, ctx: ClientContext, defaults: { waitMs: number }): ResolvedHoldOptions {
+export function resolveHoldOptions(
+  options: unknown,
+  ctx: ClientContext,
+  defaults: { waitMs: number },
+): ResolvedHoldOptions {
   const o = validateObject("options", options) as AcquireOptions;
   const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? defaults.waitMs;
   const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });

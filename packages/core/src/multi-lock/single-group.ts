@@ -12,10 +12,23 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
     tag,
     names: [name],
     async acquire(owner, leaseMs, opId, signal): Promise<GroupAcquire> {
-      const { reply, sentAt } = await acquireOnce(ref(owner), { leaseMs, queue: false, returnWithinMs: 0, opId, signal });
+      const { reply, sentAt } = await acquireOnce(ref(owner), {
+        leaseMs,
+        queue: false,
+        returnWithinMs: 0,
+        opId,
+        signal,
+      });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return { busy: busyHint(0) };
-      return { granted: { fences: [reply.fence], reentered: [reply.status === "reentered"], pttl: reply.pttl, sentAt } };
+      return {
+        granted: {
+          fences: [reply.fence],
+          reentered: [reply.status === "reentered"],
+          pttl: reply.pttl,
+          sentAt,
+        },
+      };
     },
     async abandon(owner, opId) {
       await abandonOnce(ref(owner), opId);

@@ -24,7 +24,14 @@ export interface PermitSemaphoreRef {
 /** KEYS of every mutating script: the operation record, then the restart quarantine's sentinel. */
 function mutationKeys(ref: PermitSemaphoreRef, opId: string): string[] {
   const { keys } = ref;
-  return [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.opPrefix + opId, quarantineKey(ref.ctx, ref.name)];
+  return [
+    keys.state,
+    keys.permits,
+    keys.queue,
+    keys.queueDeadlines,
+    keys.opPrefix + opId,
+    quarantineKey(ref.ctx, ref.name),
+  ];
 }
 
 export async function acquireOnce(
@@ -43,7 +50,15 @@ export async function acquireOnce(
     ref,
     acquireScript,
     "permit acquire",
-    [keys.state, keys.permits, keys.queue, keys.queueDeadlines, keys.fence, keys.opPrefix + p.opId, quarantineKey(ctx, ref.name)],
+    [
+      keys.state,
+      keys.permits,
+      keys.queue,
+      keys.queueDeadlines,
+      keys.fence,
+      keys.opPrefix + p.opId,
+      quarantineKey(ctx, ref.name),
+    ],
     [
       p.waiter,
       p.leaseMs,

@@ -2,7 +2,12 @@ import { AbortedError, QuorumError } from "../errors.ts";
 import { maskId } from "../ids.ts";
 import type { ResolvedHoldOptions } from "../multi-lock/options.ts";
 import { waitLoop } from "../wait/wait-loop.ts";
-import { attemptQuorum, releaseEverywhere, type QuorumFailure, type QuorumGrant } from "./attempt.ts";
+import {
+  attemptQuorum,
+  releaseEverywhere,
+  type QuorumFailure,
+  type QuorumGrant,
+} from "./attempt.ts";
 import { HeldQuorumLockView } from "./held-quorum-lock.ts";
 import { QuorumHold } from "./hold.ts";
 import { timeoutFor, type QuorumRef } from "./quorum-ref.ts";
@@ -17,7 +22,8 @@ export async function acquireQuorum(
   opts: ResolvedHoldOptions,
 ): Promise<{ held: HeldQuorumLockView | null; attempts: number; waitedMs: number }> {
   const { ctx } = ref;
-  if (opts.signal?.aborted) throw new AbortedError(`acquire quorum lock "${ref.name}"`, opts.signal.reason);
+  if (opts.signal?.aborted)
+    throw new AbortedError(`acquire quorum lock "${ref.name}"`, opts.signal.reason);
   let last: QuorumFailure | undefined;
   const result = await waitLoop<QuorumGrant>({
     name: ref.name,
@@ -43,11 +49,17 @@ export async function acquireQuorum(
     leave: () => undefined,
   });
   if (!result.granted) {
-    if (last && last.kind !== "busy") throw new QuorumError(ref.name, "acquire", last.kind, ref.majority, last.answers);
+    if (last && last.kind !== "busy")
+      throw new QuorumError(ref.name, "acquire", last.kind, ref.majority, last.answers);
     return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
   }
   const grant = result.granted;
-  const hold = new QuorumHold(ref, { ...grant, leaseMs: opts.leaseMs, keepAlive: opts.keepAlive, maxHoldMs: opts.maxHoldMs });
+  const hold = new QuorumHold(ref, {
+    ...grant,
+    leaseMs: opts.leaseMs,
+    keepAlive: opts.keepAlive,
+    maxHoldMs: opts.maxHoldMs,
+  });
   ctx.emit({
     type: "acquired",
     name: ref.name,
@@ -57,5 +69,9 @@ export async function acquireQuorum(
     waitedMs: Math.round(result.waitedMs),
     attempts: result.attempts,
   });
-  return { held: new HeldQuorumLockView(hold), attempts: result.attempts, waitedMs: result.waitedMs };
+  return {
+    held: new HeldQuorumLockView(hold),
+    attempts: result.attempts,
+    waitedMs: result.waitedMs,
+  };
 }

@@ -32,7 +32,10 @@ export interface QuorumFailure {
  * 3. validity = lease − time since step 1 started − drift; a grant with no validity left is refused.
  * Any failure releases on every database (also those that did not answer: the request may have run).
  */
-export async function attemptQuorum(ref: QuorumRef, leaseMs: number): Promise<{ granted: QuorumGrant } | { failed: QuorumFailure }> {
+export async function attemptQuorum(
+  ref: QuorumRef,
+  leaseMs: number,
+): Promise<{ granted: QuorumGrant } | { failed: QuorumFailure }> {
   const token = randomId();
   const timeoutMs = timeoutFor(ref, leaseMs);
   const startedAt = now();
@@ -42,25 +45,46 @@ export async function attemptQuorum(ref: QuorumRef, leaseMs: number): Promise<{ 
   if (granted.length < ref.majority) {
     await releaseEverywhere(ref, token, timeoutMs);
     // A quarantined database is busy for as long as its quarantine lasts.
-    const busy = first.flatMap((r) => (r.value?.status === "busy" || r.value?.status === "quarantined" ? [r.value.pttl] : []));
+    const busy = first.flatMap((r) =>
+      r.value?.status === "busy" || r.value?.status === "quarantined" ? [r.value.pttl] : [],
+    );
     const answered = first.filter((r) => r.value !== undefined).length;
     const kind = busy.length > 0 && answered >= ref.majority ? "busy" : "unreachable";
     const quarantined = first.some((r) => r.value?.status === "quarantined");
-    return { failed: { kind, answers, pttl: busy.length > 0 ? Math.max(0, Math.min(...busy)) : 0, quarantined } };
+    return {
+      failed: {
+        kind,
+        answers,
+        pttl: busy.length > 0 ? Math.max(0, Math.min(...busy)) : 0,
+        quarantined,
+      },
+    };
   }
   const validMs = leaseMs - driftMs(ref, leaseMs);
   const expired = () => validMs - (now() - startedAt) <= 0;
   if (expired()) return refuse(ref, token, timeoutMs, "validity", answers);
   const fence = Math.max(...granted.map((r) => (r.value as { candidate: number }).candidate));
-  const second = await round(granted.map((r) => r.db), (db) => commit(db, token, fence, timeoutMs));
-  const byDb = new Map(second.map((r) => [r.db.index, answerOf(r, (ok) => (ok ? "committed" : "not-held"))]));
+  const second = await round(
+    granted.map((r) => r.db),
+    (db) => commit(db, token, fence, timeoutMs),
+  );
+  const byDb = new Map(
+    second.map((r) => [r.db.index, answerOf(r, (ok) => (ok ? "committed" : "not-held"))]),
+  );
   const merged = answers.map((a) => byDb.get(a.database) ?? a);
-  if (second.filter((r) => r.value === true).length < ref.majority) return refuse(ref, token, timeoutMs, "unreachable", merged);
+  if (second.filter((r) => r.value === true).length < ref.majority)
+    return refuse(ref, token, timeoutMs, "unreachable", merged);
   if (expired()) return refuse(ref, token, timeoutMs, "validity", merged);
   return { granted: { token, fence, startedAt, validMs } };
 }
 
-async function refuse(ref: QuorumRef, token: string, timeoutMs: number, kind: QuorumFailure["kind"], answers: QuorumAnswer[]): Promise<{ failed: QuorumFailure }> {
+async function refuse(
+  ref: QuorumRef,
+  token: string,
+  timeoutMs: number,
+  kind: QuorumFailure["kind"],
+  answers: QuorumAnswer[],
+): Promise<{ failed: QuorumFailure }> {
   await releaseEverywhere(ref, token, timeoutMs);
   return { failed: { kind, answers, pttl: 0, quarantined: false } };
 }
@@ -70,7 +94,11 @@ function phase1Status(reply: Phase1Reply): QuorumAnswer["status"] {
 }
 
 /** Releases `token` on every database; returns the round's answers. Never throws. */
-export async function releaseEverywhere(ref: QuorumRef, token: string, timeoutMs: number): Promise<QuorumAnswer[]> {
+export async function releaseEverywhere(
+  ref: QuorumRef,
+  token: string,
+  timeoutMs: number,
+): Promise<QuorumAnswer[]> {
   const results = await round(ref.dbs, (db) => release(db, token, timeoutMs));
   return results.map((r) => answerOf(r, (ok) => (ok ? "released" : "not-held")));
 }

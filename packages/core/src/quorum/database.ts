@@ -28,32 +28,96 @@ export type Phase1Reply =
  * in time is a "no" vote, and the round moves on rather than wait for it (Redlock's rule). A
  * late copy of a call is harmless: acquire is fenced by the released mark, the rest are idempotent.
  */
-async function call(db: QuorumDatabase, script: Script, operation: string, keys: string[], args: (string | number)[], timeoutMs: number): Promise<unknown> {
+async function call(
+  db: QuorumDatabase,
+  script: Script,
+  operation: string,
+  keys: string[],
+  args: (string | number)[],
+  timeoutMs: number,
+): Promise<unknown> {
   const policy = { requestTimeoutMs: timeoutMs, retryWindowMs: 0 };
   const op = `${operation} quorum db ${db.index}`;
-  return (await evalScript(db.ctx.backend, script, { operation: op, keys, args, retrySafe: true }, policy, db.ctx.emit)).reply;
+  return (
+    await evalScript(
+      db.ctx.backend,
+      script,
+      { operation: op, keys, args, retrySafe: true },
+      policy,
+      db.ctx.emit,
+    )
+  ).reply;
 }
 
-export async function phase1(db: QuorumDatabase, token: string, leaseMs: number, timeoutMs: number): Promise<Phase1Reply> {
-  const keys = [db.keys.lock, db.keys.fence, db.keys.opPrefix + token, quarantineKey(db.ctx, db.name)];
-  const reply = await call(db, acquireScript, "acquire", keys, [token, leaseMs, db.ctx.operationRecordTtlMs, ...quarantineArgs(db.ctx)], timeoutMs);
-  const [status, candidate, pttl] = decodeTuple("quorum acquire", reply, 3) as [number, number, number];
+export async function phase1(
+  db: QuorumDatabase,
+  token: string,
+  leaseMs: number,
+  timeoutMs: number,
+): Promise<Phase1Reply> {
+  const keys = [
+    db.keys.lock,
+    db.keys.fence,
+    db.keys.opPrefix + token,
+    quarantineKey(db.ctx, db.name),
+  ];
+  const reply = await call(
+    db,
+    acquireScript,
+    "acquire",
+    keys,
+    [token, leaseMs, db.ctx.operationRecordTtlMs, ...quarantineArgs(db.ctx)],
+    timeoutMs,
+  );
+  const [status, candidate, pttl] = decodeTuple("quorum acquire", reply, 3) as [
+    number,
+    number,
+    number,
+  ];
   if (status === 1) return { status: "granted", candidate };
   if (status === -1) return { status: "released" };
   return { status: status === -3 ? "quarantined" : "busy", pttl };
 }
 
-export async function commit(db: QuorumDatabase, token: string, fence: number, timeoutMs: number): Promise<boolean> {
-  const reply = await call(db, commitScript, "commit", [db.keys.lock, db.keys.fence], [token, String(fence), db.ctx.fenceTtlMs], timeoutMs);
+export async function commit(
+  db: QuorumDatabase,
+  token: string,
+  fence: number,
+  timeoutMs: number,
+): Promise<boolean> {
+  const reply = await call(
+    db,
+    commitScript,
+    "commit",
+    [db.keys.lock, db.keys.fence],
+    [token, String(fence), db.ctx.fenceTtlMs],
+    timeoutMs,
+  );
   return decodeTuple("quorum commit", reply, 1)[0] === 1;
 }
 
-export async function extend(db: QuorumDatabase, token: string, leaseMs: number, timeoutMs: number): Promise<boolean> {
+export async function extend(
+  db: QuorumDatabase,
+  token: string,
+  leaseMs: number,
+  timeoutMs: number,
+): Promise<boolean> {
   const reply = await call(db, extendScript, "extend", [db.keys.lock], [token, leaseMs], timeoutMs);
   return decodeTuple("quorum extend", reply, 1)[0] === 1;
 }
 
-export async function release(db: QuorumDatabase, token: string, timeoutMs: number): Promise<boolean> {
-  const reply = await call(db, releaseScript, "release", [db.keys.lock, db.keys.opPrefix + token], [token, db.ctx.operationRecordTtlMs], timeoutMs);
+export async function release(
+  db: QuorumDatabase,
+  token: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  const reply = await call(
+    db,
+    releaseScript,
+    "release",
+    [db.keys.lock, db.keys.opPrefix + token],
+    [token, db.ctx.operationRecordTtlMs],
+    timeoutMs,
+  );
   return decodeTuple("quorum release", reply, 1)[0] === 1;
 }

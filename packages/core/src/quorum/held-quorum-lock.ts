@@ -34,17 +34,30 @@ export class HeldQuorumLockView implements HeldQuorumLock {
 
   async release(): Promise<void> {
     const hold = this.#hold;
-    if (this.#released) throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldQuorumLock`);
+    if (this.#released)
+      throw new NotHeldError(
+        this.name,
+        `"${this.name}" was already released by this HeldQuorumLock`,
+      );
     this.#released = true;
     const { outcome, answers } = await hold.releaseRound();
     if (outcome === "ok") {
       hold.end();
-      hold.ref.ctx.emit({ type: "released", name: this.name, fence: hold.fence, remainingCount: 0 });
+      hold.ref.ctx.emit({
+        type: "released",
+        name: this.name,
+        fence: hold.fence,
+        remainingCount: 0,
+      });
       return;
     }
     hold.lease.lose(outcome === "lost" ? "gone" : "release-failed");
     hold.end();
-    if (outcome === "lost") throw new NotHeldError(this.name, `quorum lock "${this.name}" was no longer held by a majority`);
+    if (outcome === "lost")
+      throw new NotHeldError(
+        this.name,
+        `quorum lock "${this.name}" was no longer held by a majority`,
+      );
     throw new QuorumError(this.name, "release", "unreachable", hold.ref.majority, answers);
   }
 
@@ -57,9 +70,13 @@ export class HeldQuorumLockView implements HeldQuorumLock {
     const { outcome, answers, startedAt } = await hold.extendRound(ms);
     if (outcome === "lost") {
       hold.lease.lose("gone");
-      throw new NotHeldError(this.name, `quorum lock "${this.name}" is no longer held by a majority`);
+      throw new NotHeldError(
+        this.name,
+        `quorum lock "${this.name}" is no longer held by a majority`,
+      );
     }
-    if (outcome === "unreachable") throw new QuorumError(this.name, "extend", "unreachable", hold.ref.majority, answers);
+    if (outcome === "unreachable")
+      throw new QuorumError(this.name, "extend", "unreachable", hold.ref.majority, answers);
     hold.leaseMs = ms;
     hold.confirm(startedAt, ms);
     hold.ref.ctx.emit({ type: "renewed", name: this.name, fence: hold.fence, leaseMs: ms });
@@ -72,6 +89,10 @@ export class HeldQuorumLockView implements HeldQuorumLock {
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
-    await releaseQuietly(() => this.release(), { emit: this.#hold.ref.ctx.emit, name: this.name, fence: this.fence });
+    await releaseQuietly(() => this.release(), {
+      emit: this.#hold.ref.ctx.emit,
+      name: this.name,
+      fence: this.fence,
+    });
   }
 }

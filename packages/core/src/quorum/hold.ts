@@ -37,14 +37,20 @@ export class QuorumHold {
     this.token = init.token;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
-    this.lease = holdLease(this.#identity(), init.startedAt, init.validMs, () => this.#stop.abort());
+    this.lease = holdLease(this.#identity(), init.startedAt, init.validMs, () =>
+      this.#stop.abort(),
+    );
     if (init.keepAlive) this.#startKeeper(init.startedAt, init.maxHoldMs);
   }
 
   /** Sets the lease on every database; `ok` only with a majority, `lost` once a majority is impossible. */
-  async extendRound(leaseMs: number): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[]; startedAt: number }> {
+  async extendRound(
+    leaseMs: number,
+  ): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[]; startedAt: number }> {
     const startedAt = now();
-    const results = await round(this.ref.dbs, (db) => extend(db, this.token, leaseMs, timeoutFor(this.ref, leaseMs)));
+    const results = await round(this.ref.dbs, (db) =>
+      extend(db, this.token, leaseMs, timeoutFor(this.ref, leaseMs)),
+    );
     const answers = results.map((r) => answerOf(r, (ok) => (ok ? "renewed" : "not-held")));
     return { outcome: this.#tally(answers, "renewed"), answers, startedAt };
   }
@@ -55,7 +61,11 @@ export class QuorumHold {
   }
 
   async releaseRound(): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[] }> {
-    const answers = await releaseEverywhere(this.ref, this.token, timeoutFor(this.ref, this.leaseMs));
+    const answers = await releaseEverywhere(
+      this.ref,
+      this.token,
+      timeoutFor(this.ref, this.leaseMs),
+    );
     return { outcome: this.#tally(answers, "released"), answers };
   }
 
@@ -82,7 +92,9 @@ export class QuorumHold {
     const n = answers.length;
     if (answers.filter((a) => a.status === yes).length >= this.ref.majority) return "ok";
     // More "not held" than a majority can spare: no majority holds it any more.
-    return answers.filter((a) => a.status === "not-held").length > n - this.ref.majority ? "lost" : "unreachable";
+    return answers.filter((a) => a.status === "not-held").length > n - this.ref.majority
+      ? "lost"
+      : "unreachable";
   }
 
   #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
@@ -107,7 +119,8 @@ export class QuorumHold {
   /** A keeper renewal: a majority must confirm; too few answers is an unknown outcome (retry sooner). */
   async #renewRound(leaseMs: number): Promise<{ renewed: boolean; sentAt: number }> {
     const { outcome, answers, startedAt } = await this.extendRound(leaseMs);
-    if (outcome === "unreachable") throw new QuorumError(this.ref.name, "extend", "unreachable", this.ref.majority, answers);
+    if (outcome === "unreachable")
+      throw new QuorumError(this.ref.name, "extend", "unreachable", this.ref.majority, answers);
     // The drift is taken off the confirmed lease, as `confirm()` does for acquire and extend.
     return { renewed: outcome === "ok", sentAt: startedAt - driftMs(this.ref, leaseMs) };
   }

@@ -11,7 +11,12 @@ import { HeldQuorumLockView } from "./held-quorum-lock.ts";
 import { QuorumHold } from "./hold.ts";
 import { checkLeaseAgainstTimeout, driftMs, majorityOf, type QuorumRef } from "./quorum-ref.ts";
 import { parseQuorumLease } from "./resume.ts";
-import { DEFAULT_QUORUM_OPTIONS, type HeldQuorumLock, type QuorumLockOptions, type SerializedQuorumLease } from "./types.ts";
+import {
+  DEFAULT_QUORUM_OPTIONS,
+  type HeldQuorumLock,
+  type QuorumLockOptions,
+  type SerializedQuorumLease,
+} from "./types.ts";
 
 /** Most databases one quorum lock spans. */
 export const MAX_QUORUM_DATABASES = 31;
@@ -25,25 +30,53 @@ export const MAX_QUORUM_DATABASES = 31;
  * const lock = quorumLock([edgelockA, edgelockB, edgelockC], "payouts");
  * await lock.withLock(async (held) => payout({ fence: held.fence, signal: held.signal }), { waitMs: 2_000 });
  */
-export function quorumLock(clients: readonly EdgelockClient[], name: string, options?: QuorumLockOptions): QuorumLock {
-  if (!Array.isArray(clients) || clients.length === 0) throw new InvalidArgumentError("clients", "must be a non-empty array of edgelock clients");
-  if (clients.length > MAX_QUORUM_DATABASES) throw new InvalidArgumentError("clients", `must hold at most ${MAX_QUORUM_DATABASES} clients`);
+export function quorumLock(
+  clients: readonly EdgelockClient[],
+  name: string,
+  options?: QuorumLockOptions,
+): QuorumLock {
+  if (!Array.isArray(clients) || clients.length === 0)
+    throw new InvalidArgumentError("clients", "must be a non-empty array of edgelock clients");
+  if (clients.length > MAX_QUORUM_DATABASES)
+    throw new InvalidArgumentError("clients", `must hold at most ${MAX_QUORUM_DATABASES} clients`);
   clients.forEach((c, i) => {
-    if (typeof c !== "object" || c === null || typeof (c as EdgelockClient).context?.backend?.command !== "function") {
+    if (
+      typeof c !== "object" ||
+      c === null ||
+      typeof (c as EdgelockClient).context?.backend?.command !== "function"
+    ) {
       throw new InvalidArgumentError(`clients[${i}]`, "must be a client made by createClient()");
     }
-    if (clients.indexOf(c) !== i) throw new InvalidArgumentError(`clients[${i}]`, "appears twice: each database must count once");
+    if (clients.indexOf(c) !== i)
+      throw new InvalidArgumentError(
+        `clients[${i}]`,
+        "appears twice: each database must count once",
+      );
   });
   validateName("name", name);
   const o = validateObject("options", options) as QuorumLockOptions;
   const d = DEFAULT_QUORUM_OPTIONS;
   const driftFactor = o.driftFactor ?? d.driftFactor;
-  if (typeof driftFactor !== "number" || !Number.isFinite(driftFactor) || driftFactor < 0 || driftFactor >= 0.5) {
-    throw new InvalidArgumentError("options.driftFactor", `must be a number in [0, 0.5), got ${String(driftFactor)}`);
+  if (
+    typeof driftFactor !== "number" ||
+    !Number.isFinite(driftFactor) ||
+    driftFactor < 0 ||
+    driftFactor >= 0.5
+  ) {
+    throw new InvalidArgumentError(
+      "options.driftFactor",
+      `must be a number in [0, 0.5), got ${String(driftFactor)}`,
+    );
   }
   const timeout = o.requestTimeoutMs;
-  if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1)) {
-    throw new InvalidArgumentError("options.requestTimeoutMs", `must be a positive integer number of milliseconds, got ${String(timeout)}`);
+  if (
+    timeout !== undefined &&
+    (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1)
+  ) {
+    throw new InvalidArgumentError(
+      "options.requestTimeoutMs",
+      `must be a positive integer number of milliseconds, got ${String(timeout)}`,
+    );
   }
   const ref: QuorumRef = {
     name,
@@ -90,12 +123,16 @@ export class QuorumLock {
 
   /** One attempt: the hold, or `null` when others hold it. Throws `QuorumError` when no majority answered. */
   async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldQuorumLock | null> {
-    if (options !== undefined && (typeof options !== "object" || options === null)) throw new InvalidArgumentError("options", "must be an options object");
+    if (options !== undefined && (typeof options !== "object" || options === null))
+      throw new InvalidArgumentError("options", "must be an options object");
     return (await acquireQuorum(this.#ref, this.#resolve({ ...(options ?? {}), waitMs: 0 }))).held;
   }
 
   /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
-  async withLock<T>(fn: (held: HeldQuorumLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
+  async withLock<T>(
+    fn: (held: HeldQuorumLock) => Promise<T> | T,
+    options?: AcquireOptions,
+  ): Promise<T> {
     validateFunction("fn", fn);
     return withHeld(await this.acquire(options), fn);
   }
@@ -105,16 +142,29 @@ export class QuorumLock {
     const parsed = parseQuorumLease(lease, this.#ref);
     const startedAt = performance.now();
     const left = Math.max(0, parsed.expiresAt - Date.now());
-    const hold = new QuorumHold(this.#ref, { token: parsed.token, fence: parsed.fence, startedAt, validMs: left, leaseMs: parsed.leaseMs, keepAlive: false, maxHoldMs: undefined });
+    const hold = new QuorumHold(this.#ref, {
+      token: parsed.token,
+      fence: parsed.fence,
+      startedAt,
+      validMs: left,
+      leaseMs: parsed.leaseMs,
+      keepAlive: false,
+      maxHoldMs: undefined,
+    });
     return new HeldQuorumLockView(hold);
   }
 
   #resolve(options: unknown) {
     const opts = resolveHoldOptions(options, this.#ref.ctx, { waitMs: 0 });
     // every database runs its own quarantine: the lease must fit the shortest
-    for (const db of this.#ref.dbs) checkLeaseWithinQuarantine(db.ctx, "options.leaseMs", opts.leaseMs);
+    for (const db of this.#ref.dbs)
+      checkLeaseWithinQuarantine(db.ctx, "options.leaseMs", opts.leaseMs);
     checkLeaseAgainstTimeout(this.#ref, "options.leaseMs", opts.leaseMs);
-    if (opts.leaseMs <= driftMs(this.#ref, opts.leaseMs)) throw new InvalidArgumentError("options.leaseMs", "leaves no validity after the drift allowance");
+    if (opts.leaseMs <= driftMs(this.#ref, opts.leaseMs))
+      throw new InvalidArgumentError(
+        "options.leaseMs",
+        "leaves no validity after the drift allowance",
+      );
     return opts;
   }
 }

@@ -26,14 +26,23 @@ export function driftMs(ref: QuorumRef, leaseMs: number): number {
 export function timeoutFor(ref: QuorumRef, leaseMs: number): number {
   if (ref.requestTimeoutMs !== undefined) return ref.requestTimeoutMs;
   const d = DEFAULT_QUORUM_OPTIONS;
-  return Math.max(1, Math.min(Math.max(Math.floor(leaseMs / d.timeoutDivisor), d.minTimeoutMs), Math.floor(leaseMs / 2)));
+  return Math.max(
+    1,
+    Math.min(
+      Math.max(Math.floor(leaseMs / d.timeoutDivisor), d.minTimeoutMs),
+      Math.floor(leaseMs / 2),
+    ),
+  );
 }
 
 /** Each request must be able to finish well inside the lease it is about. */
 export function checkLeaseAgainstTimeout(ref: QuorumRef, argument: string, leaseMs: number): void {
   const timeout = timeoutFor(ref, leaseMs);
   if (timeout >= leaseMs) {
-    throw new InvalidArgumentError(argument, `must be longer than the quorum's requestTimeoutMs (${timeout} ms), got ${leaseMs} ms`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be longer than the quorum's requestTimeoutMs (${timeout} ms), got ${leaseMs} ms`,
+    );
   }
 }
 
@@ -44,14 +53,24 @@ export interface RoundResult<T> {
 }
 
 /** Runs `fn` on every database at once and waits for all to settle (each bounded by its timeout). */
-export async function round<T>(dbs: readonly QuorumDatabase[], fn: (db: QuorumDatabase) => Promise<T>): Promise<RoundResult<T>[]> {
+export async function round<T>(
+  dbs: readonly QuorumDatabase[],
+  fn: (db: QuorumDatabase) => Promise<T>,
+): Promise<RoundResult<T>[]> {
   const settled = await Promise.allSettled(dbs.map((db) => fn(db)));
   return settled.map((s, i) =>
-    s.status === "fulfilled" ? { db: dbs[i]!, value: s.value } : { db: dbs[i]!, error: s.reason instanceof Error ? s.reason : new Error(String(s.reason)) },
+    s.status === "fulfilled"
+      ? { db: dbs[i]!, value: s.value }
+      : { db: dbs[i]!, error: s.reason instanceof Error ? s.reason : new Error(String(s.reason)) },
   );
 }
 
 /** One database's answer in a round, for the tally and for `QuorumError.answers`. */
-export function answerOf<T>(r: RoundResult<T>, status: (value: T) => QuorumAnswer["status"]): QuorumAnswer {
-  return r.error ? { database: r.db.index, status: "error", error: r.error } : { database: r.db.index, status: status(r.value as T) };
+export function answerOf<T>(
+  r: RoundResult<T>,
+  status: (value: T) => QuorumAnswer["status"],
+): QuorumAnswer {
+  return r.error
+    ? { database: r.db.index, status: "error", error: r.error }
+    : { database: r.db.index, status: status(r.value as T) };
 }

@@ -10,7 +10,12 @@ export interface QuorumLockOptions {
   readonly driftFactor?: number;
 }
 
-export const DEFAULT_QUORUM_OPTIONS = Object.freeze({ driftFactor: 0.01, driftFloorMs: 2, timeoutDivisor: 10, minTimeoutMs: 50 });
+export const DEFAULT_QUORUM_OPTIONS = Object.freeze({
+  driftFactor: 0.01,
+  driftFloorMs: 2,
+  timeoutDivisor: 10,
+  minTimeoutMs: 50,
+});
 
 /** A quorum lock's lease, for another invocation or a keeper to `resume()`. */
 export interface SerializedQuorumLease {

@@ -15,7 +15,14 @@ async function acquireRead(ref: LockRef, p: AcquireParams) {
     s.acquireReadScript,
     "read acquire",
     [...head, k.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
-    [ref.owner, p.leaseMs, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix, ...quarantineArgs(ctx)],
+    [
+      ref.owner,
+      p.leaseMs,
+      ctx.operationRecordTtlMs,
+      ctx.fenceTtlMs,
+      k.channelPrefix,
+      ...quarantineArgs(ctx),
+    ],
     true,
     p.signal,
   );

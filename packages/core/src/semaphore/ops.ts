@@ -33,7 +33,14 @@ export interface SemaphoreRef {
  */
 function mutationKeys(ref: SemaphoreRef, opId: string): string[] {
   const { keys } = ref;
-  return [keys.state, keys.queue, keys.queueDeadlines, keys.grants, keys.opPrefix + opId, quarantineKey(ref.ctx, ref.name)];
+  return [
+    keys.state,
+    keys.queue,
+    keys.queueDeadlines,
+    keys.grants,
+    keys.opPrefix + opId,
+    quarantineKey(ref.ctx, ref.name),
+  ];
 }
 
 export async function acquireOnce(
@@ -82,10 +89,13 @@ export async function changeOnce(
   amount: number,
   opId: string,
 ): Promise<PermitsChange> {
-  const { reply } = await run(ref, CHANGE_SCRIPTS[which], `semaphore ${which}`, mutationKeys(ref, opId), [
-    amount,
-    ...settleArgs(ref),
-  ]);
+  const { reply } = await run(
+    ref,
+    CHANGE_SCRIPTS[which],
+    `semaphore ${which}`,
+    mutationKeys(ref, opId),
+    [amount, ...settleArgs(ref)],
+  );
   return decodeChange(`semaphore ${which}`, reply);
 }
 

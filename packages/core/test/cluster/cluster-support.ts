@@ -22,13 +22,16 @@ export class SlotErrorTally {
       } catch (error) {
         if (SLOT_ERROR.test(String((error as Error)?.message))) {
           this.count++;
-          if (this.samples.length < 5) this.samples.push(`${String(args[0])}: ${(error as Error).message}`);
+          if (this.samples.length < 5)
+            this.samples.push(`${String(args[0])}: ${(error as Error).message}`);
         }
         throw error;
       }
     };
     // Push (REST's SSE) passes through, so waiters behave as they do unwrapped.
-    return inner.subscribe ? { kind: inner.kind, command, subscribe: inner.subscribe.bind(inner) } : { kind: inner.kind, command };
+    return inner.subscribe
+      ? { kind: inner.kind, command, subscribe: inner.subscribe.bind(inner) }
+      : { kind: inner.kind, command };
   }
 }
 
@@ -65,7 +68,12 @@ export function declareClusterSkips(): void {
  * by every node's own count; then a control request that does span slots is seen by both, so a
  * 0 means none happened rather than none could be seen.
  */
-export function declareSlotAudit(label: string, tally: SlotErrorTally, cluster: () => RedisClusterProcess, makeRedis: () => Promise<unknown> | unknown): void {
+export function declareSlotAudit(
+  label: string,
+  tally: SlotErrorTally,
+  cluster: () => RedisClusterProcess,
+  makeRedis: () => Promise<unknown> | unknown,
+): void {
   describe(`${label}: slots`, () => {
     it("no request of any suite spanned slots (0 CROSSSLOT, client side and in every node's errorstats)", async () => {
       expect(tally.samples).toEqual([]);
@@ -75,7 +83,10 @@ export function declareSlotAudit(label: string, tally: SlotErrorTally, cluster: 
 
     it("control: a script whose keys span slots is refused with CROSSSLOT, and counted by both", async () => {
       const backend = tally.wrap(await makeRedis());
-      const spanning = backend.command(["EVAL", "return 1", 2, "{a}:x", "{b}:y"], new AbortController().signal);
+      const spanning = backend.command(
+        ["EVAL", "return 1", 2, "{a}:x", "{b}:y"],
+        new AbortController().signal,
+      );
       await expect(spanning).rejects.toThrow(/CROSSSLOT/);
       expect(tally.count).toBe(1);
       expect(await errorStat(cluster(), "CROSSSLOT")).toBe(1);

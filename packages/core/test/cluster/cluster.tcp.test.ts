@@ -1,4 +1,9 @@
-import { closeAll, makeNodeRedisCluster, startCluster, type RedisClusterProcess } from "@edgelock/testkit";
+import {
+  closeAll,
+  makeNodeRedisCluster,
+  startCluster,
+  type RedisClusterProcess,
+} from "@edgelock/testkit";
 import { afterAll, beforeAll } from "vitest";
 import { resolveBackend } from "../../src/index.ts";
 import { runBackendConformance } from "../conformance/backend.conformance.ts";
@@ -33,7 +38,10 @@ const target = {
   makeRedis: async () => tally.wrap(await connect()),
 };
 
-runBackendConformance({ name: target.name, makeBackend: async () => resolveBackend(await connect()) });
+runBackendConformance({
+  name: target.name,
+  makeBackend: async () => resolveBackend(await connect()),
+});
 runLockConformance(target);
 runFairLockConformance(target);
 runReadWriteLockConformance(target);

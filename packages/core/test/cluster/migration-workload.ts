@@ -50,17 +50,23 @@ export async function lockContention(
     const { client, events: own } = makeTestClient(redis, { prefix });
     while (!stopped) {
       try {
-        await client.lock(name).withLock(async (held) => {
-          const section = recorder.enter(`w${id}`, held.fence);
-          try {
-            const reply = await raw.command(["EVAL", FENCED_WRITE, 1, resourceKey, held.fence], new AbortController().signal);
-            if (reply === 1) accepted++;
-            else rejected++;
-            await delay(2);
-          } finally {
-            section.exit();
-          }
-        }, { waitMs: 15_000 });
+        await client.lock(name).withLock(
+          async (held) => {
+            const section = recorder.enter(`w${id}`, held.fence);
+            try {
+              const reply = await raw.command(
+                ["EVAL", FENCED_WRITE, 1, resourceKey, held.fence],
+                new AbortController().signal,
+              );
+              if (reply === 1) accepted++;
+              else rejected++;
+              await delay(2);
+            } finally {
+              section.exit();
+            }
+          },
+          { waitMs: 15_000 },
+        );
         sections++;
       } catch (error) {
         const kind = (error as Error)?.name ?? "unknown";
@@ -73,7 +79,12 @@ export async function lockContention(
     events.push(...own);
   };
   await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)));
-  const last = Number(await resolveBackend(await makeRedis()).command(["GET", resourceKey], new AbortController().signal));
+  const last = Number(
+    await resolveBackend(await makeRedis()).command(
+      ["GET", resourceKey],
+      new AbortController().signal,
+    ),
+  );
   return {
     sections,
     writesAccepted: accepted,
@@ -81,7 +92,8 @@ export async function lockContention(
     failures,
     untyped,
     tryAgainFailures,
-    tryAgainRetries: events.filter((e) => e.type === "retried" && /TRYAGAIN/.test(e.error.message)).length,
+    tryAgainRetries: events.filter((e) => e.type === "retried" && /TRYAGAIN/.test(e.error.message))
+      .length,
     recorder,
     lastWrite: last,
   };

@@ -49,14 +49,25 @@ describe.sequential("slot migration during Lock contention", () => {
       const before = await Promise.all(STATS.map((s) => errorStat(cluster, s)));
       let finish!: () => void;
       const stop = new Promise<void>((resolve) => (finish = resolve));
-      const running = lockContention(makeRedis, `orders{${tag}}`, `resource:{${tag}}`, WORKERS, stop);
+      const running = lockContention(
+        makeRedis,
+        `orders{${tag}}`,
+        `resource:{${tag}}`,
+        WORKERS,
+        stop,
+      );
       const migrations: SlotMigration[] = [];
       try {
         await delay(400);
-        const first = await migrateSlot(cluster, slot, (ownerIndex(slot) + 1) % 3, { batch: 5, pauseMs: 20 });
+        const first = await migrateSlot(cluster, slot, (ownerIndex(slot) + 1) % 3, {
+          batch: 5,
+          pauseMs: 20,
+        });
         migrations.push(first);
         await delay(300);
-        migrations.push(await migrateSlot(cluster, slot, (first.to + 1) % 3, { batch: 5, pauseMs: 20 }));
+        migrations.push(
+          await migrateSlot(cluster, slot, (first.to + 1) % 3, { batch: 5, pauseMs: 20 }),
+        );
         await delay(300);
       } finally {
         finish();

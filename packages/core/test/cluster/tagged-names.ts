@@ -22,10 +22,14 @@ export function runTaggedNamesSuite(target: TaggedNamesTarget): void {
 
     it("a name's own tag decides the slot of all its keys", () => {
       const keys = Object.values(lockKeys("p", "orders{42}"));
-      expect(new Set(keys.map((key) => slotOf(/\{([^}]*)\}/.exec(key)![1]!)))).toEqual(new Set([slotOf("42")]));
+      expect(new Set(keys.map((key) => slotOf(/\{([^}]*)\}/.exec(key)![1]!)))).toEqual(
+        new Set([slotOf("42")]),
+      );
       expect(slotTagOf("orders{42}")).toBe("42");
       expect(slotTagOf("invoices{42}")).toBe("42");
-      expect(Object.values(semaphoreKeys("p", "pool{42}")).every((key) => key.includes("{42}"))).toBe(true);
+      expect(
+        Object.values(semaphoreKeys("p", "pool{42}")).every((key) => key.includes("{42}")),
+      ).toBe(true);
     });
 
     it("Lock: 10 contenders on orders{42}, no overlap, fences increasing", async () => {
@@ -33,11 +37,14 @@ export function runTaggedNamesSuite(target: TaggedNamesTarget): void {
       const recorder = new IntervalRecorder();
       await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          client.lock("orders{42}").withLock(async (held) => {
-            const section = recorder.enter(`w${i}`, held.fence);
-            await delay(3);
-            section.exit();
-          }, { waitMs: 20_000 }),
+          client.lock("orders{42}").withLock(
+            async (held) => {
+              const section = recorder.enter(`w${i}`, held.fence);
+              await delay(3);
+              section.exit();
+            },
+            { waitMs: 20_000 },
+          ),
         ),
       );
       expect(recorder.overlaps()).toEqual([]);

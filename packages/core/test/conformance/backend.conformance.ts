@@ -33,10 +33,14 @@ export function runBackendConformance(target: BackendConformanceTarget): void {
 
     it("reports error replies as ReplyError, and NOSCRIPT recognisably", async () => {
       const backend = await target.makeBackend();
-      const missing = await backend.command(["EVALSHA", "0".repeat(40), 0], live()).catch((e: unknown) => e);
+      const missing = await backend
+        .command(["EVALSHA", "0".repeat(40), 0], live())
+        .catch((e: unknown) => e);
       expect(missing).toBeInstanceOf(ReplyError);
       expect(isNoScript(missing)).toBe(true);
-      const failing = await backend.command(["EVAL", "return redis.error_reply('ERR custom failure')", 0], live()).catch((e: unknown) => e);
+      const failing = await backend
+        .command(["EVAL", "return redis.error_reply('ERR custom failure')", 0], live())
+        .catch((e: unknown) => e);
       expect(failing).toBeInstanceOf(ReplyError);
       expect((failing as Error).message).toContain("custom failure");
       expect(isNoScript(failing)).toBe(false);
@@ -46,7 +50,10 @@ export function runBackendConformance(target: BackendConformanceTarget): void {
       const backend = await target.makeBackend();
       const controller = new AbortController();
       controller.abort(new Error("gave up"));
-      const error = await backend.command(["PING"], controller.signal).then((value) => ({ value }), (e: unknown) => e);
+      const error = await backend.command(["PING"], controller.signal).then(
+        (value) => ({ value }),
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TransportError);
       expect((error as TransportError).ambiguous).toBe(true);
     });
@@ -55,9 +62,19 @@ export function runBackendConformance(target: BackendConformanceTarget): void {
       const backend = await target.makeBackend();
       const controller = new AbortController();
       // A script that runs long enough for the abort to land while the request is in flight.
-      const slow = backend.command(["EVAL", "local t = redis.call('TIME'); local s = t[1] * 1e6 + t[2]; while true do local n = redis.call('TIME'); if n[1] * 1e6 + n[2] - s > 150000 then break end end return 1", 0], controller.signal);
+      const slow = backend.command(
+        [
+          "EVAL",
+          "local t = redis.call('TIME'); local s = t[1] * 1e6 + t[2]; while true do local n = redis.call('TIME'); if n[1] * 1e6 + n[2] - s > 150000 then break end end return 1",
+          0,
+        ],
+        controller.signal,
+      );
       setTimeout(() => controller.abort(new Error("gave up")), 20);
-      const error = await slow.then((value) => ({ value }), (e: unknown) => e);
+      const error = await slow.then(
+        (value) => ({ value }),
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TransportError);
       expect((error as TransportError).ambiguous).toBe(true);
     });

@@ -1,6 +1,14 @@
 import { IntervalRecorder, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { AbortedError, AcquireTimeoutError, InvalidArgumentError, LeaseLostError, NotHeldError, resolveBackend, type ClientOptions } from "../../src/index.ts";
+import {
+  AbortedError,
+  AcquireTimeoutError,
+  InvalidArgumentError,
+  LeaseLostError,
+  NotHeldError,
+  resolveBackend,
+  type ClientOptions,
+} from "../../src/index.ts";
 import { aborted, delay, eventsOf, makeTestClient } from "../support.ts";
 import { lockKeys } from "../../src/keys.ts";
 
@@ -63,7 +71,9 @@ export function runLockConformance(target: LockConformanceTarget): void {
       await aborted(held.signal, 2_000);
       await expect(held.release()).rejects.toBeInstanceOf(NotHeldError);
       const mine = await client.lock("stolen").acquire({ leaseMs: 10_000 });
-      const forged = client.lock("stolen").resume({ ...mine.toJSON(), owner: "someone-else-entirely" });
+      const forged = client
+        .lock("stolen")
+        .resume({ ...mine.toJSON(), owner: "someone-else-entirely" });
       await expect(forged.release()).rejects.toBeInstanceOf(NotHeldError);
       expect(await client.lock("stolen").isLocked()).toBe(true);
       await mine.release();
@@ -147,10 +157,14 @@ export function runLockConformance(target: LockConformanceTarget): void {
       const redis = await target.makeRedis();
       const { client } = makeTestClient(redis, { prefix });
       const held = await client.lock("queue-timeout").acquire({ leaseMs: 10_000 });
-      await expect(client.lock("queue-timeout").acquire({ waitMs: 300 })).rejects.toBeInstanceOf(AcquireTimeoutError);
+      await expect(client.lock("queue-timeout").acquire({ waitMs: 300 })).rejects.toBeInstanceOf(
+        AcquireTimeoutError,
+      );
       await client.settled();
       const queue = lockKeys(prefix, "queue-timeout").queue;
-      expect(await resolveBackend(redis).command(["ZCARD", queue], new AbortController().signal)).toBe(0);
+      expect(
+        await resolveBackend(redis).command(["ZCARD", queue], new AbortController().signal),
+      ).toBe(0);
       await held.release();
     });
 
@@ -174,11 +188,14 @@ export function runLockConformance(target: LockConformanceTarget): void {
       const recorder = new IntervalRecorder();
       await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          client.lock("crowd").withLock(async (held) => {
-            const section = recorder.enter(`w${i}`, held.fence);
-            await delay(5);
-            section.exit();
-          }, { waitMs: 20_000 }),
+          client.lock("crowd").withLock(
+            async (held) => {
+              const section = recorder.enter(`w${i}`, held.fence);
+              await delay(5);
+              section.exit();
+            },
+            { waitMs: 20_000 },
+          ),
         ),
       );
       expect(recorder.overlaps()).toEqual([]);
@@ -189,7 +206,11 @@ export function runLockConformance(target: LockConformanceTarget): void {
     it("withLock releases when the function throws and rethrows its error", async () => {
       const { client } = await make();
       const lock = client.lock("with");
-      await expect(lock.withLock(() => { throw new Error("boom"); })).rejects.toThrow("boom");
+      await expect(
+        lock.withLock(() => {
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
       expect(await lock.isLocked()).toBe(false);
     });
 

@@ -1,6 +1,14 @@
 import { IntervalRecorder, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { AbortedError, AcquireTimeoutError, InvalidArgumentError, LeaseLostError, NotHeldError, type ClientOptions, type EdgelockClient } from "../../src/index.ts";
+import {
+  AbortedError,
+  AcquireTimeoutError,
+  InvalidArgumentError,
+  LeaseLostError,
+  NotHeldError,
+  type ClientOptions,
+  type EdgelockClient,
+} from "../../src/index.ts";
 import { aborted, delay, makeTestClient } from "../support.ts";
 
 export interface MultiLockConformanceTarget {
@@ -9,7 +17,8 @@ export interface MultiLockConformanceTarget {
   makeRedis(): unknown | Promise<unknown>;
 }
 
-const locked = async (client: EdgelockClient, names: string[]) => Promise.all(names.map((n) => client.lock(n).isLocked()));
+const locked = async (client: EdgelockClient, names: string[]) =>
+  Promise.all(names.map((n) => client.lock(n).isLocked()));
 
 /**
  * The MultiLock's behaviour, identical on every backend: all or none, no deadlock whatever order
@@ -17,7 +26,8 @@ const locked = async (client: EdgelockClient, names: string[]) => Promise.all(na
  */
 export function runMultiLockConformance(target: MultiLockConformanceTarget): void {
   describe(`MultiLock conformance: ${target.name}`, () => {
-    const make = async (options: Omit<ClientOptions, "redis"> = {}) => makeTestClient(await target.makeRedis(), { prefix: keyPrefix(), ...options });
+    const make = async (options: Omit<ClientOptions, "redis"> = {}) =>
+      makeTestClient(await target.makeRedis(), { prefix: keyPrefix(), ...options });
 
     it("all or none: one busy name fails the whole acquire and takes nothing", async () => {
       const { client } = await make();
@@ -77,18 +87,28 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
 
     it("overlapping multi-locks listed in opposite orders never deadlock and never overlap", async () => {
       const { client } = await make();
-      const sets = [["p", "q", "r"], ["r", "q", "p"], ["q", "{t}:s", "{t}:u"], ["{t}:u", "p"], ["{t}:s", "{t}:u", "r"]];
+      const sets = [
+        ["p", "q", "r"],
+        ["r", "q", "p"],
+        ["q", "{t}:s", "{t}:u"],
+        ["{t}:u", "p"],
+        ["{t}:s", "{t}:u", "r"],
+      ];
       const recorders = new Map<string, IntervalRecorder>();
-      const recorder = (name: string) => recorders.get(name) ?? recorders.set(name, new IntervalRecorder()).get(name)!;
+      const recorder = (name: string) =>
+        recorders.get(name) ?? recorders.set(name, new IntervalRecorder()).get(name)!;
       await Promise.all(
         sets.map(async (names, w) => {
           const multi = client.multiLock(names);
           for (let round = 0; round < 4; round++) {
-            await multi.withLock(async (held) => {
-              const sections = names.map((n) => recorder(n).enter(`w${w}`, held.fenceOf(n)));
-              await delay(3);
-              for (const s of sections) s.exit();
-            }, { waitMs: 25_000, leaseMs: 5_000 });
+            await multi.withLock(
+              async (held) => {
+                const sections = names.map((n) => recorder(n).enter(`w${w}`, held.fenceOf(n)));
+                await delay(3);
+                for (const s of sections) s.exit();
+              },
+              { waitMs: 25_000, leaseMs: 5_000 },
+            );
           }
         }),
       );
@@ -96,7 +116,13 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
         expect(r.overlaps(), name).toEqual([]);
         expect(r.fencesIncreasingInGrantOrder(), name).toBe(true);
       }
-      expect(await locked(client, ["p", "q", "r", "{t}:s", "{t}:u"])).toEqual([false, false, false, false, false]);
+      expect(await locked(client, ["p", "q", "r", "{t}:s", "{t}:u"])).toEqual([
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
     });
 
     it("re-enters on the same handle and shares ownership with Lock handles of the same owner", async () => {
@@ -123,7 +149,12 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
       const held = await client.multiLock(["k1", "k2", "{h}:k3", "{h}:k4"]).acquire();
       await delay(800);
       expect(held.signal.aborted).toBe(false);
-      expect(await locked(client, ["k1", "k2", "{h}:k3", "{h}:k4"])).toEqual([true, true, true, true]);
+      expect(await locked(client, ["k1", "k2", "{h}:k3", "{h}:k4"])).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
       expect(await client.lock("{h}:k4").forceUnlock()).toBe(true);
       const reason = (await aborted(held.signal, 3_000)) as LeaseLostError;
       expect(reason.reason).toBe("gone");
@@ -144,10 +175,12 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
       const multi = client.multiLock(["e1", "{e}:e2", "{e}:e3"]);
       const first = await multi.acquire({ leaseMs: 200 });
       await first.extend(5_000);
-      for (const name of multi.names) expect(await client.lock(name).remainingMs()).toBeGreaterThan(1_000);
+      for (const name of multi.names)
+        expect(await client.lock(name).remainingMs()).toBeGreaterThan(1_000);
       await first.release();
       const second = await multi.acquire({ leaseMs: 5_000 });
-      for (const name of multi.names) expect(second.fenceOf(name)).toBeGreaterThan(first.fenceOf(name));
+      for (const name of multi.names)
+        expect(second.fenceOf(name)).toBeGreaterThan(first.fenceOf(name));
       await second.release();
     });
 
@@ -155,7 +188,9 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
       const { client } = await make();
       const blocker = await client.lock("ab2").acquire({ leaseMs: 10_000 });
       const controller = new AbortController();
-      const waiting = client.multiLock(["ab1", "ab2"]).acquire({ waitMs: 10_000, signal: controller.signal });
+      const waiting = client
+        .multiLock(["ab1", "ab2"])
+        .acquire({ waitMs: 10_000, signal: controller.signal });
       await delay(150);
       controller.abort(new Error("caller gave up"));
       const error = await waiting.catch((e: unknown) => e);
@@ -185,7 +220,9 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
       expect(() => client.multiLock("a" as never)).toThrow(/names/);
       expect(() => client.multiLock(["a", ""])).toThrow(/names\[1\]/);
       expect(() => client.multiLock([client.lock("a") as never])).toThrow(/lock\.name/);
-      expect(() => client.multiLock(Array.from({ length: 65 }, (_, i) => `n${i}`))).toThrow(/at most 64/);
+      expect(() => client.multiLock(Array.from({ length: 65 }, (_, i) => `n${i}`))).toThrow(
+        /at most 64/,
+      );
       expect(client.multiLock(["d", "d", "c"]).names).toEqual(["c", "d"]);
       const multi = client.multiLock(["v1", "v2"]);
       await expect(multi.acquire({ waitMs: -1 })).rejects.toThrow(/options\.waitMs/);

@@ -41,7 +41,9 @@ export class LockModel {
   }
 
   extend(hold: ModelHold): "extended" | "not-held" {
-    return !hold.released && this.owner === hold.owner && this.fence === hold.fence ? "extended" : "not-held";
+    return !hold.released && this.owner === hold.owner && this.fence === hold.fence
+      ? "extended"
+      : "not-held";
   }
 
   expire(): void {

@@ -24,8 +24,17 @@ export class MultiLockModel {
   #epochs = new Map<string, number>();
 
   /** All of `names` or none: "granted" with the names that got a new fence, or "busy". */
-  tryAcquire(owner: number, names: readonly string[]): { result: "granted"; fresh: Set<string> } | { result: "busy" } {
-    if (names.some((n) => { const l = this.locks.get(n); return l !== undefined && l.owner !== owner; })) return { result: "busy" };
+  tryAcquire(
+    owner: number,
+    names: readonly string[],
+  ): { result: "granted"; fresh: Set<string> } | { result: "busy" } {
+    if (
+      names.some((n) => {
+        const l = this.locks.get(n);
+        return l !== undefined && l.owner !== owner;
+      })
+    )
+      return { result: "busy" };
     const fresh = new Set<string>();
     const epochs = new Map<string, number>();
     for (const name of names) {
@@ -65,7 +74,9 @@ export class MultiLockModel {
   }
 
   extend(hold: ModelMultiHold): "extended" | "not-held" {
-    return !hold.released && hold.names.every((n) => this.#heldBy(hold, n)) ? "extended" : "not-held";
+    return !hold.released && hold.names.every((n) => this.#heldBy(hold, n))
+      ? "extended"
+      : "not-held";
   }
 
   expire(name: string): void {
