@@ -1,6 +1,11 @@
 import { ErrorReply } from "redis";
-import { clusterRoute, combineReplies } from "./cluster-route.ts";
-import { byAddress, nextScanCursor, scanStep } from "./cluster-scan.ts";
+import {
+  byAddress,
+  clusterRoute,
+  combineReplies,
+  nextScanCursor,
+  scanStep,
+} from "@edgelock/core/cluster";
 import type { RestRedisClient } from "./options.ts";
 
 type SendOptions = Parameters<RestRedisClient["sendCommand"]>[1];
