@@ -1,33 +1,17 @@
-import { Redis } from "@upstash/redis";
-import { startStack, type Stack } from "@edgelock/testkit";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LeaseLostError, OutcomeUnknownError } from "../src/index.ts";
 import { acquireScript, extendScript, releaseScript } from "../src/lock/scripts.generated.ts";
-import { aborted, eventsOf, makeTestClient } from "./support.ts";
+import { aborted, eventsOf } from "./support.ts";
+import { useFaultStack } from "./fault-stack.ts";
 
 // Faults are injected by the rest-server in front of a Redis of this file's own.
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
-beforeEach(async () => {
-  await stack.faults.clear();
-});
-
-const make = (options: Parameters<typeof makeTestClient>[1] = {}) =>
-  makeTestClient(new Redis({ url: stack.rest.url, token: stack.rest.token }), {
-    prefix: `f${Math.random().toString(36).slice(2)}`,
-    ...options,
-  });
+const { stack: current, make } = useFaultStack();
 
 describe("exactly-once over a faulty HTTP path", () => {
   for (const kind of ["drop-after", "fail-after"] as const) {
     it(`acquire whose response is lost after executing (${kind}) applies once`, async () => {
       const { client, events } = make();
-      await stack.faults.add({ kind, match: acquireScript.sha });
+      await current().faults.add({ kind, match: acquireScript.sha });
       const lock = client.lock("acq");
       const held = await lock.acquire();
       expect(eventsOf(events, "retried").length).toBeGreaterThanOrEqual(1);
@@ -41,7 +25,7 @@ describe("exactly-once over a faulty HTTP path", () => {
       const lock = client.lock("rel");
       const outer = await lock.acquire();
       const inner = await lock.acquire();
-      await stack.faults.add({ kind, match: releaseScript.sha });
+      await current().faults.add({ kind, match: releaseScript.sha });
       await inner.release();
       expect(await lock.holdCount()).toBe(1);
       await outer.release();
@@ -53,7 +37,7 @@ describe("exactly-once over a faulty HTTP path", () => {
     const { client } = make();
     const lock = client.lock("ext");
     const held = await lock.acquire({ leaseMs: 1_000 });
-    await stack.faults.add({ kind: "drop-after", match: extendScript.sha });
+    await current().faults.add({ kind: "drop-after", match: extendScript.sha });
     await held.extend(20_000);
     expect(await lock.remainingMs()).toBeGreaterThan(10_000);
     expect(held.signal.aborted).toBe(false);
@@ -63,7 +47,7 @@ describe("exactly-once over a faulty HTTP path", () => {
 
   it("a 5xx before executing is retried and applies once", async () => {
     const { client } = make();
-    await stack.faults.add({ kind: "fail-before", times: 2, match: acquireScript.sha });
+    await current().faults.add({ kind: "fail-before", times: 2, match: acquireScript.sha });
     const lock = client.lock("before");
     const held = await lock.acquire();
     expect(await lock.holdCount()).toBe(1);
@@ -72,7 +56,7 @@ describe("exactly-once over a faulty HTTP path", () => {
 
   it("a hung request reaches requestTimeoutMs and the retry finds the first answer", async () => {
     const { client, events } = make({ requestTimeoutMs: 300 });
-    await stack.faults.add({ kind: "hang", execute: true, match: acquireScript.sha });
+    await current().faults.add({ kind: "hang", execute: true, match: acquireScript.sha });
     const lock = client.lock("hang");
     const held = await lock.acquire();
     const retried = eventsOf(events, "retried");
@@ -84,11 +68,11 @@ describe("exactly-once over a faulty HTTP path", () => {
 
   it("OutcomeUnknownError when every retry fails, then the acquire is undone in the background", async () => {
     const { client, events } = make({ retryWindowMs: 400 });
-    await stack.faults.add({ kind: "fail-after", times: 1_000, match: acquireScript.sha });
+    await current().faults.add({ kind: "fail-after", times: 1_000, match: acquireScript.sha });
     const lock = client.lock("unknown");
     const error = await lock.acquire().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
-    await stack.faults.clear();
+    await current().faults.clear();
     await client.settled();
     expect(eventsOf(events, "abandoned")).toEqual([
       { type: "abandoned", name: "unknown", releasedSomething: true },
@@ -103,7 +87,7 @@ describe("exactly-once over a faulty HTTP path", () => {
   it("a renewal that never gets through ends the hold at its local deadline", async () => {
     const { client } = make({ leaseMs: 600, requestTimeoutMs: 200, retryWindowMs: 300 });
     const held = await client.lock("cut").acquire();
-    await stack.faults.add({ kind: "hang", times: 1_000, match: extendScript.sha });
+    await current().faults.add({ kind: "hang", times: 1_000, match: extendScript.sha });
     const reason = (await aborted(held.signal, 3_000)) as LeaseLostError;
     expect(reason).toBeInstanceOf(LeaseLostError);
     expect(reason.reason).toBe("deadline");
@@ -115,7 +99,7 @@ describe("requests per operation", () => {
     const { client, requests } = make();
     const lock = client.lock("count");
     await (await lock.acquire()).release(); // warm: scripts loaded
-    await stack.faults.add({ kind: "flush-scripts" });
+    await current().faults.add({ kind: "flush-scripts" });
     let before = requests.total;
     const cold = await lock.acquire();
     expect(requests.total - before).toBe(2);

@@ -1,30 +1,14 @@
-import { Redis } from "@upstash/redis";
-import { startStack, type Stack } from "@edgelock/testkit";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OutcomeUnknownError } from "../src/index.ts";
 import { countDownScript } from "../src/latch/scripts.generated.ts";
 import * as pes from "../src/permit-semaphore/scripts.generated.ts";
 import * as sem from "../src/semaphore/scripts.generated.ts";
-import { eventsOf, makeTestClient } from "./support.ts";
+import { eventsOf } from "./support.ts";
+import { useFaultStack } from "./fault-stack.ts";
 
 // Semaphores and latch over a faulty HTTP path: a response lost after the script ran is retried
 // under the same operation id, and the script answers from its record instead of applying again.
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
-beforeEach(async () => {
-  await stack.faults.clear();
-});
-
-const make = (options: Parameters<typeof makeTestClient>[1] = {}) =>
-  makeTestClient(new Redis({ url: stack.rest.url, token: stack.rest.token }), {
-    prefix: `f${Math.random().toString(36).slice(2)}`,
-    ...options,
-  });
+const { stack: current, make } = useFaultStack();
 
 describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
   for (const kind of ["drop-after", "fail-after"] as const) {
@@ -32,13 +16,13 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
       const { client, events } = make();
       const s = client.semaphore("sem");
       await s.trySetPermits(3);
-      await stack.faults.add({ kind, match: sem.acquireScript.sha });
+      await current().faults.add({ kind, match: sem.acquireScript.sha });
       const hold = await s.acquire({ permits: 2 });
       expect(eventsOf(events, "retried").length).toBeGreaterThanOrEqual(1);
       expect(await s.availablePermits()).toBe(1);
-      await stack.faults.add({ kind, match: sem.releaseScript.sha });
+      await current().faults.add({ kind, match: sem.releaseScript.sha });
       await hold.release();
-      await stack.faults.add({ kind, match: sem.addPermitsScript.sha });
+      await current().faults.add({ kind, match: sem.addPermitsScript.sha });
       await s.addPermits(1);
       expect(await s.status()).toMatchObject({ available: 4, total: 4 });
     });
@@ -47,10 +31,10 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
       const { client } = make();
       const s = client.permitExpirableSemaphore("pes");
       await s.trySetPermits(2);
-      await stack.faults.add({ kind, match: pes.acquireScript.sha });
+      await current().faults.add({ kind, match: pes.acquireScript.sha });
       const permit = await s.acquire({ leaseMs: 10_000 });
       expect(await s.status()).toMatchObject({ available: 1, live: 1 });
-      await stack.faults.add({ kind, match: pes.releaseScript.sha });
+      await current().faults.add({ kind, match: pes.releaseScript.sha });
       await permit.release();
       expect(await s.status()).toMatchObject({ available: 2, live: 0 });
     });
@@ -59,7 +43,7 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
       const { client } = make();
       const latch = client.countDownLatch("latch");
       await latch.trySetCount(3);
-      await stack.faults.add({ kind, match: countDownScript.sha });
+      await current().faults.add({ kind, match: countDownScript.sha });
       expect(await latch.countDown()).toBe(2);
       expect(await latch.getCount()).toBe(2);
     });
@@ -69,9 +53,9 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
     const { client } = make({ retryWindowMs: 300, requestTimeoutMs: 1_000 });
     const s = client.semaphore("unknown");
     await s.trySetPermits(2);
-    await stack.faults.add({ kind: "drop-after", times: 50, match: sem.acquireScript.sha });
+    await current().faults.add({ kind: "drop-after", times: 50, match: sem.acquireScript.sha });
     await expect(s.acquire({ permits: 2 })).rejects.toBeInstanceOf(OutcomeUnknownError);
-    await stack.faults.clear();
+    await current().faults.clear();
     await client.settled();
     expect(await s.availablePermits()).toBe(2);
   });
@@ -80,9 +64,9 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
     const { client } = make({ retryWindowMs: 300, requestTimeoutMs: 1_000 });
     const s = client.permitExpirableSemaphore("unknown-pes");
     await s.trySetPermits(1);
-    await stack.faults.add({ kind: "drop-after", times: 50, match: pes.acquireScript.sha });
+    await current().faults.add({ kind: "drop-after", times: 50, match: pes.acquireScript.sha });
     await expect(s.acquire({ leaseMs: 60_000 })).rejects.toBeInstanceOf(OutcomeUnknownError);
-    await stack.faults.clear();
+    await current().faults.clear();
     await client.settled();
     expect(await s.status()).toMatchObject({ available: 1, live: 0 });
   });
