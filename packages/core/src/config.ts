@@ -1,5 +1,6 @@
 import type { Backend } from "./backend/backend.ts";
 import type { EvalPolicy } from "./engine/eval-script.ts";
+import type { ServerClock } from "./engine/server-clock.ts";
 import type { EventSink, LockEvent } from "./events.ts";
 import type { QuarantineScope } from "./keys.ts";
 import type { Keeper } from "./lease/keeper.ts";
@@ -24,8 +25,28 @@ export interface ClientOptions {
   readonly wait?: WaitStrategy;
   /** How long a lock handed directly to a waiter stays reserved for it. @default 2_000 */
   readonly claimWindowMs?: number;
-  /** How long operation records (exactly-once) live; far longer than the retry window. @default 600_000 */
+  /**
+   * How long after its request an operation record (exactly-once) lives, about: records live
+   * until the operation's deadline plus `operationRecordTtlMs - retryWindowMs`. Must be at least
+   * `retryWindowMs + requestTimeoutMs + clockErrorMs + 1000`, so that a copy sent inside the retry
+   * window, and the settle sent after it, still find the record.
+   * @default retryWindowMs + 2 × requestTimeoutMs + clockErrorMs + 1000
+   */
   readonly operationRecordTtlMs?: number;
+  /**
+   * Bound on this client's wall-clock error (against the database's clock), used only until the
+   * client has learnt the server time from its first reply (a client made per request has
+   * nothing else). Counted into every deadline and into the wait before `OutcomeUnknownError`.
+   * NTP-synchronised hosts and Workers are well inside the default. See docs/protocol.md.
+   * @default 1_000
+   */
+  readonly clockErrorMs?: number;
+  /**
+   * The wall clock (epoch ms) the client reads until it knows the server time, and for
+   * serialised leases' `expiresAt`. A seam for tests that skew a client's clock.
+   * @default Date.now
+   */
+  readonly wallClock?: () => number;
   /** How long the fence counter outlives the last grant. @default 604_800_000 (7 days) */
   readonly fenceTtlMs?: number;
   /** How long a name's hold statistics (which pace waiters) outlive its last release. @default 3_600_000 (1 h) */
@@ -57,7 +78,7 @@ export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
   requestTimeoutMs: 5_000,
   retryWindowMs: 10_000,
   claimWindowMs: 2_000,
-  operationRecordTtlMs: 600_000,
+  clockErrorMs: 1_000,
   fenceTtlMs: 604_800_000,
   statsTtlMs: 3_600_000,
 });
@@ -69,7 +90,14 @@ export interface ClientContext {
   readonly leaseMs: number;
   readonly policy: EvalPolicy;
   readonly claimWindowMs: number;
+  /** Fixed record lifetime of the primitives not yet on the operation protocol (semaphores, …). */
   readonly operationRecordTtlMs: number;
+  /** Protocol records live until their deadline plus this (operationRecordTtlMs - retryWindowMs). */
+  readonly recordMarginMs: number;
+  readonly clockErrorMs: number;
+  readonly wallClock: () => number;
+  /** This client's estimate of the server clock (one backend, one clock). */
+  readonly clock: ServerClock;
   readonly fenceTtlMs: number;
   readonly statsTtlMs: number;
   readonly quarantine: QuarantineConfig;

@@ -1,4 +1,5 @@
 import { resolveBackend } from "./backend/resolve.ts";
+import { ServerClock } from "./engine/server-clock.ts";
 import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
 import { InvalidArgumentError } from "./errors.ts";
 import { safeSink } from "./events.ts";
@@ -40,6 +41,15 @@ export function resolveContext(options: ClientOptions): ClientContext {
     { min: 1 },
   );
   const retryWindowMs = validateMs("options.retryWindowMs", o.retryWindowMs ?? d.retryWindowMs);
+  const clockErrorMs = validateMs("options.clockErrorMs", o.clockErrorMs ?? d.clockErrorMs);
+  if (o.wallClock !== undefined && typeof o.wallClock !== "function")
+    throw new InvalidArgumentError("options.wallClock", "must be a function returning epoch ms");
+  const wallClock = o.wallClock ?? Date.now;
+  const operationRecordTtlMs = resolveRecordTtl(o.operationRecordTtlMs, {
+    retryWindowMs,
+    requestTimeoutMs,
+    clockErrorMs,
+  });
   const set = new Set<Promise<unknown>>();
   const emit = safeSink(o.onEvent);
   const leaseMs = validateMs("options.leaseMs", o.leaseMs ?? d.leaseMs, { min: 3 });
@@ -53,11 +63,11 @@ export function resolveContext(options: ClientOptions): ClientContext {
     leaseMs,
     policy: { requestTimeoutMs, retryWindowMs },
     claimWindowMs,
-    operationRecordTtlMs: validateMs(
-      "options.operationRecordTtlMs",
-      o.operationRecordTtlMs ?? d.operationRecordTtlMs,
-      { min: retryWindowMs + 1 },
-    ),
+    operationRecordTtlMs,
+    recordMarginMs: operationRecordTtlMs - retryWindowMs,
+    clockErrorMs,
+    wallClock,
+    clock: new ServerClock(wallClock, clockErrorMs),
     fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
     statsTtlMs: validateMs("options.statsTtlMs", o.statsTtlMs ?? d.statsTtlMs, { min: 1 }),
     quarantine: resolveQuarantine(o, {
@@ -75,6 +85,29 @@ export function resolveContext(options: ClientOptions): ClientContext {
   };
   pending.set(context, set);
   return context;
+}
+
+/** Slack a record keeps beyond a settle's own request time and the clock error bound. */
+export const RECORD_MARGIN_SLACK_MS = 1_000;
+
+/**
+ * A copy sent at the end of the retry window may run a request timeout later, and a settle sent
+ * once the deadline passed (by the client's clock, within its error bound) must still find the
+ * record: the record must outlive all of that (finding 6 of issue 13).
+ */
+function resolveRecordTtl(
+  value: unknown,
+  p: { retryWindowMs: number; requestTimeoutMs: number; clockErrorMs: number },
+): number {
+  const min = p.retryWindowMs + p.requestTimeoutMs + p.clockErrorMs + RECORD_MARGIN_SLACK_MS;
+  if (value === undefined) return min + p.requestTimeoutMs;
+  const ttl = validateMs("options.operationRecordTtlMs", value);
+  if (ttl < min)
+    throw new InvalidArgumentError(
+      "options.operationRecordTtlMs",
+      `must be at least retryWindowMs + requestTimeoutMs + clockErrorMs + ${RECORD_MARGIN_SLACK_MS} (${min} ms), so that a retry and the settle after it find the record, got ${ttl} ms`,
+    );
+  return ttl;
 }
 
 /** The owner id of a new handle: the caller's `{ owner }` (validated), else a fresh random id. */

@@ -171,6 +171,32 @@ export function readWriteLockKeys(prefix: string, name: string) {
 
 export type ReadWriteLockKeys = ReturnType<typeof readWriteLockKeys>;
 
+/**
+ * The key base (`prefix:v1:{tag}…`) that `key`, a key of some primitive, starts with: what comes
+ * before the first `:` after its hash tag (names' escaped parts never contain `:`).
+ */
+export function baseOfKey(key: string): string {
+  const colon = key.indexOf(":", key.indexOf("}"));
+  return colon < 0 ? key : key.slice(0, colon);
+}
+
+/**
+ * An operation's record, beside the keys of the call that made it (same hash tag, so a script
+ * never raises CROSSSLOT): the engine derives it from the call's first key.
+ */
+export function opRecordKey(firstKey: string, opId: string): string {
+  return `${baseOfKey(firstKey)}:op:${opId}`;
+}
+
+/** The restart quarantine's sentinel for a call whose first key is `firstKey` (see `sentinelKey`). */
+export function sentinelKeyFor(prefix: string, firstKey: string, scope: QuarantineScope): string {
+  const head = `${prefix}:${KEY_SCHEMA_VERSION}:sentinel`;
+  if (scope === "prefix") return head;
+  const open = firstKey.indexOf("{");
+  const tag = firstKey.slice(open + 1, firstKey.indexOf("}", open + 1));
+  return `${head}:{${tagForSlot(slotOf(tag))}}`;
+}
+
 /** Where the restart quarantine keeps its sentinel: one per key prefix, or one per cluster slot. */
 export type QuarantineScope = "prefix" | "slot";
 

@@ -16,7 +16,22 @@ export function validateName(argument: string, value: unknown): string {
   if (CONTROL_CHARS.test(value)) {
     throw new InvalidArgumentError(argument, "must not contain control characters");
   }
+  // A lone surrogate becomes U+FFFD on its way to Redis (UTF-8), so "x\uD800", "x\uDFFF" and
+  // "x\uFFFD" would share one set of keys: two locks that exclude each other, or one owner id
+  // that two holders share.
+  if (!isWellFormed(value)) {
+    throw new InvalidArgumentError(
+      argument,
+      "must be well-formed Unicode (it contains a lone UTF-16 surrogate)",
+    );
+  }
   return value;
+}
+
+function isWellFormed(value: string): boolean {
+  const s = value as string & { isWellFormed?: () => boolean };
+  // Node 20 and workerd have it; the regex is for older engines (a `u` regex sees a pair as one).
+  return s.isWellFormed ? s.isWellFormed() : !/\p{Cs}/u.test(value);
 }
 
 /** A duration in integer milliseconds, within [min, max]. */

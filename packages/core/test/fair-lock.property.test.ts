@@ -2,6 +2,7 @@ import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
 import { fairLockOps } from "../src/fair-lock/ops.ts";
+import { newOperation } from "../src/engine/operation.ts";
 import { randomId } from "../src/ids.ts";
 import { resolveBackend } from "../src/index.ts";
 import { fairLockKeys } from "../src/keys.ts";
@@ -65,7 +66,8 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
         leaseMs: LONG,
         queue: op.queue,
         returnWithinMs: LONG,
-        opId: randomId(),
+        op: newOperation(),
+        budgetMs: LONG,
       });
       if (reply.status === "busy") {
         expect(expected.answer, at).toBe("busy");
@@ -87,19 +89,19 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
       if (!k) continue;
       if (op.kind === "release") {
         const expected = model.release(op.owner, k.grant);
-        const real = await fairLockOps.release(refs[op.owner]!, k.fence, randomId());
+        const real = await fairLockOps.release(refs[op.owner]!, k.fence, newOperation());
         expect(real.released ? "released" : "not-held", at).toBe(expected);
       } else {
         const expected = model.extend(op.owner, k.grant);
-        const real = await fairLockOps.extend(refs[op.owner]!, k.fence, LONG);
-        expect(real.renewed ? "extended" : "not-held", at).toBe(expected);
+        const real = await fairLockOps.extend(refs[op.owner]!, { fence: k.fence, version: 0, leaseMs: LONG, op: newOperation(), budgetMs: LONG });
+        expect(real.status === "renewed" ? "extended" : "not-held", at).toBe(expected);
       }
     } else if (op.kind === "die") {
       model.die(op.owner);
       await command("ZADD", keys.queueDeadlines, "XX", 0, `owner-${op.owner}`);
     } else if (op.kind === "leave") {
       model.leave(op.owner);
-      await fairLockOps.abandon(refs[op.owner]!, randomId());
+      await fairLockOps.abandon(refs[op.owner]!, newOperation());
     } else if (op.kind === "expire") {
       model.expire();
       await command("DEL", keys.lock);

@@ -1,6 +1,7 @@
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
+import { newOperation } from "../src/engine/operation.ts";
 import { randomId } from "../src/ids.ts";
 import { resolveBackend, UpgradeError } from "../src/index.ts";
 import { readWriteLockKeys } from "../src/keys.ts";
@@ -74,7 +75,8 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
         leaseMs: LONG,
         queue,
         returnWithinMs: LONG,
-        opId: randomId(),
+        op: newOperation(),
+        budgetMs: LONG,
       });
       if (reply.status === "busy")
         return { answer: "busy", position: reply.hint.position, fence: 0 };
@@ -115,7 +117,7 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
           op.side === "read"
             ? model.releaseRead(op.owner, k.grant)
             : model.releaseWrite(op.owner, k.grant);
-        const real = await opsFor(op.side).release(r, k.fence, randomId());
+        const real = await opsFor(op.side).release(r, k.fence, newOperation());
         expect(real.released ? "released" : "not-held", at).toBe(expected);
       } else {
         const w = model.writer;
@@ -125,8 +127,8 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
             : w?.owner === op.owner && w.grant === k.grant && !w.pending
               ? "extended"
               : "not-held";
-        const real = await opsFor(op.side).extend(r, k.fence, LONG);
-        expect(real.renewed ? "extended" : "not-held", at).toBe(expected);
+        const real = await opsFor(op.side).extend(r, { fence: k.fence, version: 0, leaseMs: LONG, op: newOperation(), budgetMs: LONG });
+        expect(real.status === "renewed" ? "extended" : "not-held", at).toBe(expected);
       }
     } else if (op.kind === "expire") {
       if (op.side === "write") {
@@ -141,7 +143,7 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
       await command("ZADD", keys.queueDeadlines, "XX", 0, `owner-${op.owner}`);
     } else if (op.kind === "leave") {
       model.leaveWrite(op.owner);
-      await writeLockOps.abandon(ref(op.owner, "write"), randomId());
+      await writeLockOps.abandon(ref(op.owner, "write"), newOperation());
     } else {
       for (let i = 0; i < OWNERS; i++) {
         const w = await writeLockOps.inspect(ref(i, "write"));

@@ -89,7 +89,7 @@ export async function evalScript(
   }
 }
 
-async function once(
+export async function once(
   backend: Backend,
   script: Script,
   call: EvalCall,
@@ -113,6 +113,6 @@ async function once(
 }
 
 /** Exponential with full jitter: 25, 50, 100 … 1000 ms caps. */
-function backoff(attempt: number): number {
+export function backoff(attempt: number): number {
   return Math.random() * Math.min(1_000, 25 * 2 ** attempt);
 }

@@ -1,5 +1,6 @@
 import { decodeAcquire, decodeExtend, decodeInspect, decodeRelease } from "../lock/codec.ts";
-import type { LockOps } from "../lock/flavor.ts";
+import { unversionedExtend, type LockOps } from "../lock/flavor.ts";
+import type { Operation } from "../engine/operation.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
 import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import {
@@ -45,7 +46,7 @@ async function acquire(ref: LockRef, p: AcquireParams) {
       keys.queue,
       keys.queueDeadlines,
       keys.stats,
-      opKey(ref, p.opId),
+      opKey(ref, p.op.id),
       quarantineKey(ctx, ref.name),
     ],
     fairAcquireArgs(ref, p, keys.channelPrefix),
@@ -55,13 +56,13 @@ async function acquire(ref: LockRef, p: AcquireParams) {
   return { reply: decodeAcquire(reply), sentAt };
 }
 
-async function release(ref: LockRef, fence: number, opId: string) {
+async function release(ref: LockRef, fence: number, op: Operation) {
   const { ctx, keys } = ref;
   const { reply } = await run(
     ref,
     releaseScript,
     "fair release",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, opId)],
+    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, op.id)],
     [
       ref.owner,
       String(fence),
@@ -88,13 +89,13 @@ export async function extendFairHold(ref: LockRef, fence: number, leaseMs: numbe
   return { ...decodeExtend(reply), sentAt };
 }
 
-async function abandon(ref: LockRef, opId: string): Promise<boolean> {
+async function abandon(ref: LockRef, op: Operation): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(
     ref,
     abandonScript,
     "fair abandon",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, opKey(ref, opId)],
+    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, opKey(ref, op.id)],
     [ref.owner, ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix],
     true,
   );
@@ -133,7 +134,7 @@ export const fairLockOps: LockOps = Object.freeze({
   grantPush: "claim",
   acquire,
   release,
-  extend: extendFairHold,
+  extend: unversionedExtend(extendFairHold),
   abandon,
   inspect,
   forceUnlock,

@@ -35,6 +35,6 @@ export function keepHold(
 }
 
 /** When the lease may expire, on the wall clock: the `expiresAt` of its serialised form. */
-export function wallExpiry(lease: LeaseState): number {
-  return Date.now() + Math.max(0, lease.deadline - now());
+export function wallExpiry(lease: LeaseState, wall: () => number = Date.now): number {
+  return wall() + Math.max(0, lease.deadline - now());
 }

@@ -11,7 +11,10 @@ export class LeaseState {
   readonly #controller = new AbortController();
   readonly #name: string;
   readonly #onLost: (error: LeaseLostError) => void;
-  #deadline: number;
+  /** From the last confirmation. */
+  #confirmed: number;
+  /** What each renewal whose outcome is not known yet may have set: the earliest counts. */
+  readonly #unresolved = new Set<{ readonly bound: number }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #ended = false;
   /** The reason to give if the deadline passes (e.g. "max-hold" once the keeper stopped on purpose). */
@@ -25,7 +28,7 @@ export class LeaseState {
   ) {
     this.#name = name;
     this.#onLost = onLost;
-    this.#deadline = sentAt + leaseMs;
+    this.#confirmed = sentAt + leaseMs;
     this.#arm();
   }
 
@@ -33,9 +36,14 @@ export class LeaseState {
     return this.#controller.signal;
   }
 
-  /** Monotonic ms after which the lease may have expired on the server. */
+  /**
+   * Monotonic ms after which the lease may have expired on the server: the last confirmation's,
+   * or earlier, what a renewal still in doubt may have set (it may shorten the lease).
+   */
   get deadline(): number {
-    return this.#deadline;
+    let deadline = this.#confirmed;
+    for (const { bound } of this.#unresolved) deadline = Math.min(deadline, bound);
+    return deadline;
   }
 
   get active(): boolean {
@@ -45,8 +53,34 @@ export class LeaseState {
   /** A request sent at `sentAt` confirmed `leaseMs` more: the deadline moves to match. */
   confirm(sentAt: number, leaseMs: number): void {
     if (this.#ended) return;
-    this.#deadline = sentAt + leaseMs;
+    this.#confirmed = sentAt + leaseMs;
     this.#arm();
+  }
+
+  /**
+   * A renewal ordered by the lease version confirmed `leaseMs` from `sentAt`: every renewal this
+   * holder sent before it carried an older version, so none of them can apply any more.
+   */
+  renewed(sentAt: number, leaseMs: number): void {
+    this.#unresolved.clear();
+    this.confirm(sentAt, leaseMs);
+  }
+
+  /**
+   * A renewal sent at `sentAt` for `leaseMs` is in flight: until `resolve()` (its outcome known,
+   * and it did not apply), the deadline is no later than what it would set.
+   */
+  inDoubt(sentAt: number, leaseMs: number): { resolve(): void } {
+    const entry = { bound: sentAt + leaseMs };
+    if (!this.#ended) {
+      this.#unresolved.add(entry);
+      this.#arm();
+    }
+    return {
+      resolve: () => {
+        if (this.#unresolved.delete(entry) && !this.#ended) this.#arm();
+      },
+    };
   }
 
   lose(reason: LeaseLossReason, cause?: unknown): void {
@@ -73,7 +107,7 @@ export class LeaseState {
 
   #arm(): void {
     clearTimeout(this.#timer);
-    const remaining = this.#deadline - now();
+    const remaining = this.deadline - now();
     if (remaining <= 0) {
       this.lose(this.deadlineReason);
       return;

@@ -12,8 +12,11 @@ export interface Renewable {
   readonly startedAt: number;
   /** Stop renewing this long after `startedAt`, so a stuck holder cannot hold forever. */
   readonly maxHoldMs: number | undefined;
-  /** One renewal of `leaseMs`; `renewed: false` when the server no longer has the hold. */
-  extend(leaseMs: number): Promise<{ renewed: boolean; sentAt: number }>;
+  /**
+   * One renewal of `leaseMs`; `renewed: false` when the server no longer has the hold.
+   * `leaseConfirmed`: the renewal has moved the lease's deadline itself (versioned renewals).
+   */
+  extend(leaseMs: number): Promise<{ renewed: boolean; sentAt: number; leaseConfirmed?: boolean }>;
   serialize(): unknown;
   onRenewed(leaseMs: number): void;
 }
@@ -57,7 +60,7 @@ export async function renewOnce(target: Renewable): Promise<"renewed" | "stop"> 
     lease.lose("gone");
     return "stop";
   }
-  lease.confirm(result.sentAt, leaseMs);
+  if (result.leaseConfirmed !== true) lease.confirm(result.sentAt, leaseMs);
   target.onRenewed(leaseMs);
   return leaseMs < full ? "stop" : "renewed";
 }

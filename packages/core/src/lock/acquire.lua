@@ -1,53 +1,47 @@
 -- Acquire or re-enter the reentrant lock; on failure, optionally join the waiter queue.
--- KEYS[1] lock hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a
---         direct grant is unclaimed, u its use began (server ms; absent: at t)
--- KEYS[2] fence counter   KEYS[3] waiter queue (zset owner -> arrival µs)
--- KEYS[4] waiter poll deadlines (zset owner -> server ms)
--- KEYS[5] hold statistics (hash: h mean use ms, d its mean absolute deviation, y mean cycle
---         ms from grant to release, hand-off lateness included)
--- KEYS[6] this operation's record   KEYS[7] restart-quarantine sentinel
--- ARGV[1] owner   ARGV[2] lease ms   ARGV[3] 1 = join the queue when busy, 0 = try only
--- ARGV[4] ms within which a queued waiter promises to poll again   ARGV[5] claim window ms
--- ARGV[6] operation record ttl ms   ARGV[7] fence counter ttl ms   ARGV[8] grant channel prefix
--- ARGV[9] quarantine ms (0: off)   ARGV[10] sentinel ttl ms
--- Returns {status, fence, count, pttl, position, mean use ms, current use age ms, server ms,
---   use deviation ms, mean cycle ms}
---   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued), -1 abandoned operation,
+-- @protocol
+-- @key lock  hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a direct
+--   grant is unclaimed, u its use began (server ms; absent: at t), v lease version (absent: 0)
+-- @key fence  fence counter
+-- @key queue  waiter queue (zset owner -> arrival µs)
+-- @key deadlines  waiter poll deadlines (zset owner -> server ms)
+-- @key stats  hold statistics (hash: h mean use ms, d its mean absolute deviation, y mean cycle
+--   ms from grant to release, hand-off lateness included)
+-- @arg owner
+-- @arg leaseMs
+-- @arg queue  1 = join the queue when busy, 0 = try only
+-- @arg returnWithinMs  ms within which a queued waiter promises to poll again
+-- @arg claimMs  claim window ms
+-- @arg fenceTtlMs  fence counter ttl ms
+-- @arg channelPrefix  grant channel prefix
+-- @reply status fence count pttl position meanUseMs useAgeMs version useDevMs meanCycleMs
+--   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued),
 --   -3 quarantined (pttl = ms left of the restart quarantine; nothing changed, not queued)
--- @include ../common/now.lua
 -- @include ../common/fence.lua
--- @include ../common/op-record.lua
--- @include ../common/quarantine.lua
 -- @include _grant-head.lua
-local lock_key, fence_key, queue_key, deadlines_key, stats_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local queue, return_within, claim_ms = ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
-local op_ttl, fence_ttl, channel_prefix = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
-local quarantine = {key = KEYS[7], ms = tonumber(ARGV[9]), ttl = tonumber(ARGV[10])}
+local fence_ttl, channel_prefix = tonumber(ARGV[6]), ARGV[7]
 
-local previous = op_get(op_key)
-if previous == 'x' then return {-1, 0, 0, 0, 0, 0, 0, now_ms, 0, 0} end
-if previous then return previous end
-
-local function granted(status)
-  local fence = tonumber(redis.call('HGET', lock_key, 'f'))
-  local count = tonumber(redis.call('HGET', lock_key, 'c'))
-  redis.call('ZREM', queue_key, owner)
-  redis.call('ZREM', deadlines_key, owner)
-  return op_put(op_key, {status, fence, count, redis.call('PTTL', lock_key), 0, 0, 0, now_ms, 0, 0}, op_ttl)
+-- A new grant or a claim leaves the owner out of the queue already (the queue was empty, or
+-- grant_head took it off); only a re-entry may still find it queued.
+local function granted(status, pttl)
+  local state = redis.call('HMGET', lock_key, 'f', 'c', 'v')
+  return {status, tonumber(state[1]), tonumber(state[2]), pttl, 0, 0, 0, tonumber(state[3] or '0'), 0, 0}
 end
 
 local holder = redis.call('HGET', lock_key, 'o')
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined
   local left = quarantine_left(quarantine)
-  if left > 0 then return {-3, 0, 0, left, 0, 0, 0, now_ms, 0, 0} end
+  if left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0, 0, 0} end
   local next_holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, owner)
   if not next_holder then
     local fence = next_fence(fence_key, fence_ttl)
     redis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)
     redis.call('PEXPIRE', lock_key, lease)
-    return granted(1)
+    return granted(1, lease)
   end
   holder = next_holder
 end
@@ -60,12 +54,19 @@ if holder == owner then
     redis.call('HDEL', lock_key, 'g')
     redis.call('HSET', lock_key, 'u', now_ms)
     redis.call('PEXPIRE', lock_key, lease)
-    return granted(1)
+    return granted(1, lease)
   end
   redis.call('HINCRBY', lock_key, 'c', 1)
-  -- a nested acquire never shortens the lease of an outer hold
-  if redis.call('PTTL', lock_key) < lease then redis.call('PEXPIRE', lock_key, lease) end
-  return granted(2)
+  redis.call('ZREM', queue_key, owner)
+  redis.call('ZREM', deadlines_key, owner)
+  -- A nested acquire never shortens the lease of an outer hold, and leaves the lease version
+  -- alone: it only lengthens, so no renewal ordered by the version can be undone by it.
+  local pttl = redis.call('PTTL', lock_key)
+  if pttl < lease then
+    redis.call('PEXPIRE', lock_key, lease)
+    pttl = lease
+  end
+  return granted(2, pttl)
 end
 
 local position = 0
@@ -83,4 +84,4 @@ local held = redis.call('HMGET', lock_key, 't', 'u', 'g')
 local age = 0
 if held[3] ~= '1' then age = now_ms - tonumber(held[2] or held[1] or now_ms) end
 local function ms(v) return math.floor(tonumber(v or '0')) end
-return {0, 0, 0, redis.call('PTTL', lock_key), position, ms(stats[1]), age, now_ms, ms(stats[2]), ms(stats[3])}
+return {0, 0, 0, redis.call('PTTL', lock_key), position, ms(stats[1]), age, 0, ms(stats[2]), ms(stats[3])}

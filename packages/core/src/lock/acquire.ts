@@ -1,5 +1,7 @@
+import { now } from "../engine/clock.ts";
+import { newOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
-import { maskId, randomId } from "../ids.ts";
+import { maskId } from "../ids.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
 import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
@@ -34,9 +36,11 @@ export function resolveAcquireOptions(
 }
 
 /**
- * Acquire with waiting. Each attempt carries a fresh operation id; when the caller gives up (abort,
- * timeout, unknown outcome) the last attempt is abandoned in the background, which leaves the
- * queue and releases whatever that attempt may have taken.
+ * Acquire with waiting. Each attempt is a fresh operation, whose copies may apply only while the
+ * caller still waits (its deadline never lies beyond the wait, plus one request for the last
+ * attempt); when the caller gives up (abort, timeout, unknown outcome) the last attempt is
+ * abandoned in the background, which leaves the queue and releases whatever that attempt may have
+ * taken.
  */
 export async function acquireLock(
   ref: LockRef,
@@ -45,11 +49,13 @@ export async function acquireLock(
 ): Promise<{ held: HeldLockView | null; attempts: number; waitedMs: number }> {
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire "${ref.name}"`, opts.signal.reason);
-  let lastOp = "";
-  const abandon = (opId: string) =>
+  let lastOp: Operation | undefined;
+  const startedAt = now();
+  const abandon = (op: Operation | undefined) =>
+    op &&
     ctx.background(
       opsOf(ref)
-        .abandon(ref, opId)
+        .abandon(ref, op)
         .then((releasedSomething) =>
           ctx.emit({ type: "abandoned", name: ref.name, releasedSomething }),
         ),
@@ -58,23 +64,26 @@ export async function acquireLock(
     queue: boolean,
     returnWithinMs: number,
   ): Promise<AttemptOutcome<Granted>> => {
-    const opId = (lastOp = randomId());
+    const op = (lastOp = newOperation());
+    const waitLeft = Math.max(0, startedAt + opts.waitMs - now());
     try {
       const { reply, sentAt } = await opsOf(ref).acquire(ref, {
         leaseMs: opts.leaseMs,
         queue,
         returnWithinMs,
-        opId,
+        op,
+        budgetMs: Math.ceil(waitLeft) + ctx.policy.requestTimeoutMs,
         signal: opts.signal,
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned")
         return { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } };
-      const view = adopt(ref, holds, opts, { fence: reply.fence, sentAt, pttl: reply.pttl });
+      const grant = { fence: reply.fence, sentAt, pttl: reply.pttl, version: reply.version };
+      const view = adopt(ref, holds, opts, grant);
       return { granted: { view, reentrant: reply.status === "reentered" } };
     } catch (error) {
       // The request may have run: undo it in the background rather than leak a hold.
-      if (error instanceof AbortedError || error instanceof OutcomeUnknownError) abandon(opId);
+      if (error instanceof AbortedError || error instanceof OutcomeUnknownError) abandon(op);
       throw error;
     }
   };
@@ -123,7 +132,7 @@ function adopt(
   ref: LockRef,
   holds: Map<number, Hold>,
   opts: ResolvedAcquire,
-  grant: { fence: number; sentAt: number; pttl: number },
+  grant: { fence: number; sentAt: number; pttl: number; version: number },
 ): HeldLockView {
   const existing = holds.get(grant.fence);
   if (existing && existing.lease.active) {
@@ -139,6 +148,7 @@ function adopt(
       leaseMs: opts.leaseMs,
       keepAlive: opts.keepAlive,
       maxHoldMs: opts.maxHoldMs,
+      version: grant.version,
     },
     () => {
       // Deferred: this runs inside `new Hold` when the grant's lease ran out before its answer came.

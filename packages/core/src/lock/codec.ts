@@ -1,4 +1,6 @@
 import { decodeTuple } from "../engine/decode.ts";
+import type { ReplyOf } from "../engine/manifest.ts";
+import type { acquireScript, inspectScript } from "./scripts.generated.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
 
 /**
@@ -21,6 +23,8 @@ export type AcquireReply =
       readonly fence: number;
       readonly count: number;
       readonly pttl: number;
+      /** The lease version on the server (0 from scripts that keep none). */
+      readonly version: number;
     }
   | { readonly status: "busy"; readonly hint: ServerHint }
   | { readonly status: "abandoned" };
@@ -57,7 +61,7 @@ export function decodeAcquire(reply: unknown): AcquireReply {
     meanCycleMs,
   ] = t;
   if (status === 1 || status === 2)
-    return { status: status === 1 ? "granted" : "reentered", fence, count, pttl };
+    return { status: status === 1 ? "granted" : "reentered", fence, count, pttl, version: 0 };
   if (status === -1) return { status: "abandoned" };
   if (status === -3) return { status: "busy", hint: quarantineHint(pttl) };
   const hint = { remainingLeaseMs: Math.max(pttl, 0), position, meanHoldMs, holdAgeMs, serverMs };
@@ -67,6 +71,38 @@ export function decodeAcquire(reply: unknown): AcquireReply {
       holdDevMs === undefined || meanCycleMs === undefined
         ? hint
         : { ...hint, holdDevMs, meanCycleMs },
+  };
+}
+
+/** The Lock's own acquire reply (by name, through the engine, which took the server time off). */
+export function decodeLockAcquire(r: ReplyOf<typeof acquireScript>, serverMs: number): AcquireReply {
+  if (r.status === 1 || r.status === 2) {
+    const status = r.status === 1 ? "granted" : "reentered";
+    return { status, fence: r.fence, count: r.count, pttl: r.pttl, version: r.version };
+  }
+  if (r.status === -3) return { status: "busy", hint: quarantineHint(r.pttl) };
+  return {
+    status: "busy",
+    hint: {
+      remainingLeaseMs: Math.max(r.pttl, 0),
+      position: r.position,
+      meanHoldMs: r.meanUseMs,
+      holdAgeMs: r.useAgeMs,
+      serverMs,
+      holdDevMs: r.useDevMs,
+      meanCycleMs: r.meanCycleMs,
+    },
+  };
+}
+
+export function lockInfo(r: ReplyOf<typeof inspectScript>): LockInfo {
+  return {
+    locked: r.locked === 1,
+    mine: r.mine,
+    pttl: Math.max(r.pttl, 0),
+    fence: r.fence,
+    waiters: r.waiters,
+    count: r.count,
   };
 }
 

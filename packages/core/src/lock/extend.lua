@@ -1,9 +1,23 @@
--- Renew a hold: set its remaining lease. Idempotent (it sets an absolute lease), so it needs no
--- operation record; the fence pins it to one acquisition, so a late copy cannot touch a later one.
--- KEYS[1] lock hash   ARGV[1] owner   ARGV[2] fence   ARGV[3] lease ms
--- Returns {status, pttl}: 1 renewed, 0 not held by this owner and fence
-local state = redis.call('HMGET', KEYS[1], 'o', 'f')
-if state[1] ~= ARGV[1] or state[2] ~= ARGV[2] then return {0, 0} end
-redis.call('HDEL', KEYS[1], 'g')
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
-return {1, tonumber(ARGV[3])}
+-- Renew a hold, ordered by its lease version: several client objects may renew one lease (the
+-- handle, a resume() elsewhere, a keeper), so only the version on the server can order them. A
+-- renewal applies only to the version it saw, bumps it and returns it; a renewal that saw an
+-- older version answers stale (with the current version and lease), never "not held", so a late
+-- copy of an old renewal can never undo a newer one. Claims an unclaimed direct grant too
+-- (version 0), and may shorten the lease (as Redisson's updateLeaseTime).
+-- @protocol
+-- @key lock  lock hash (see acquire.lua)
+-- @arg owner
+-- @arg fence  the acquisition being renewed
+-- @arg version  the lease version the caller last saw
+-- @arg leaseMs
+-- @reply status version pttl
+--   status 1 renewed (version = the new one), 2 stale (nothing changed: version and pttl are the
+--   server's), 0 not held by this owner and fence
+local state = redis.call('HMGET', KEYS[1], 'o', 'f', 'v', 'g')
+if state[1] ~= ARGV[1] or state[2] ~= ARGV[2] then return {0, 0, 0} end
+local version = tonumber(state[3] or '0')
+if version ~= tonumber(ARGV[3]) then return {2, version, redis.call('PTTL', KEYS[1])} end
+if state[4] == '1' then redis.call('HDEL', KEYS[1], 'g') end
+redis.call('HSET', KEYS[1], 'v', version + 1)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
+return {1, version + 1, tonumber(ARGV[4])}

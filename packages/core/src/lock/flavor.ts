@@ -1,3 +1,4 @@
+import type { Operation } from "../engine/operation.ts";
 import type { LockKeys } from "../keys.ts";
 import type { AcquireReply, LockInfo } from "./codec.ts";
 import {
@@ -7,10 +8,27 @@ import {
   forceUnlockOnce,
   inspectOnce,
   releaseOnce,
-  type AcquireParams,
-  type LockRef,
-} from "./ops.ts";
+} from "./calls.ts";
+import type { AcquireParams, LockRef } from "./ops.ts";
 import type { LeaseKind } from "./types.ts";
+
+export interface ExtendParams {
+  readonly fence: number;
+  /** The lease version the hold last saw. */
+  readonly version: number;
+  readonly leaseMs: number;
+  readonly op: Operation;
+  /** Until the hold's local deadline: a renewal applied later would be useless. */
+  readonly budgetMs: number;
+}
+
+export interface ExtendResult {
+  /** "stale": another renewal applied first; `version` and `pttl` are the server's. */
+  readonly status: "renewed" | "stale" | "gone";
+  readonly version: number;
+  readonly pttl: number;
+  readonly sentAt: number;
+}
 
 /**
  * The script calls behind a lock handle. The Lock's machinery (acquire loop, holds, leases,
@@ -32,17 +50,13 @@ export interface LockOps {
   release(
     ref: LockRef,
     fence: number,
-    opId: string,
+    op: Operation,
   ): Promise<{ released: boolean; remaining: number }>;
-  extend(
-    ref: LockRef,
-    fence: number,
-    leaseMs: number,
-  ): Promise<{ renewed: boolean; sentAt: number }>;
-  /** Leaves the queue and undoes whatever operation `opId` may have taken. Safe to repeat. */
-  abandon(ref: LockRef, opId: string): Promise<boolean>;
+  extend(ref: LockRef, p: ExtendParams): Promise<ExtendResult>;
+  /** Leaves the queue and undoes whatever `op` may have taken. Safe to repeat. */
+  abandon(ref: LockRef, op: Operation): Promise<boolean>;
   inspect(ref: LockRef): Promise<LockInfo>;
-  forceUnlock(ref: LockRef): Promise<boolean>;
+  forceUnlock(ref: LockRef, op: Operation): Promise<boolean>;
 }
 
 /** A lock-shaped primitive: its keys (same shape as the Lock's) and its script calls. */
@@ -51,7 +65,7 @@ export interface LockFlavor {
   readonly ops: LockOps;
 }
 
-/** The reentrant Lock's own scripts. */
+/** The reentrant Lock's own scripts, on the operation protocol. */
 export const lockOps: LockOps = Object.freeze({
   kind: "lock",
   grantPush: "enter",
@@ -65,4 +79,21 @@ export const lockOps: LockOps = Object.freeze({
 
 export function opsOf(ref: LockRef): LockOps {
   return ref.ops ?? lockOps;
+}
+
+/**
+ * An extend script that sets an absolute lease and keeps no version (the fair and read-write
+ * locks' until they move to the operation protocol): renewed or gone, never stale.
+ */
+export function unversionedExtend(
+  extend: (
+    ref: LockRef,
+    fence: number,
+    leaseMs: number,
+  ) => Promise<{ renewed: boolean; sentAt: number }>,
+): LockOps["extend"] {
+  return async (ref, p) => {
+    const r = await extend(ref, p.fence, p.leaseMs);
+    return { status: r.renewed ? "renewed" : "gone", version: p.version, pttl: p.leaseMs, sentAt: r.sentAt };
+  };
 }

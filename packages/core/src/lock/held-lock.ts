@@ -1,5 +1,5 @@
-import { NotHeldError } from "../errors.ts";
-import { randomId } from "../ids.ts";
+import { newOperation } from "../engine/operation.ts";
+import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
@@ -35,7 +35,7 @@ export class HeldLockView implements HeldLock {
     if (this.#released)
       throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldLock`);
     this.#released = true;
-    if (!hold.lease.active && hold.lease.signal.aborted) {
+    if (!hold.lease.active && hold.lease.signal.aborted && !hold.provisional) {
       // The holder was already told the lease is gone (signal aborted); whatever the server still
       // has expires within moments. Saying "released" now would contradict the signal.
       hold.detach(0);
@@ -46,7 +46,7 @@ export class HeldLockView implements HeldLock {
     }
     let result: { released: boolean; remaining: number };
     try {
-      result = await opsOf(hold.ref).release(hold.ref, hold.fence, randomId());
+      result = await opsOf(hold.ref).release(hold.ref, hold.fence, newOperation());
     } catch (error) {
       // Unknown outcome: the lease will run out on its own; the holder must not believe it holds.
       hold.lease.lose("release-failed", error);
@@ -71,14 +71,16 @@ export class HeldLockView implements HeldLock {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
     checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
-    if (this.#released || !hold.lease.active) throw new NotHeldError(this.name);
-    const result = await opsOf(hold.ref).extend(hold.ref, hold.fence, ms);
-    if (!result.renewed) {
-      hold.lease.lose("gone");
+    // A resumed hold may renew before it is trusted: that renewal is what makes it trusted.
+    if (this.#released || (!hold.lease.active && !hold.provisional))
       throw new NotHeldError(this.name);
-    }
-    hold.leaseMs = ms;
-    hold.lease.confirm(result.sentAt, ms);
+    const outcome = await hold.renew(ms);
+    if (outcome === "gone") throw new NotHeldError(this.name);
+    if (outcome === "stale")
+      throw new BackendError(
+        `extend "${this.name}" lost twice to another renewal of the same lease; the lease is as that renewal set it`,
+      );
+    hold.setLeaseMs(ms);
     hold.ref.ctx.emit({ type: "renewed", name: this.name, fence: hold.fence, leaseMs: ms });
   }
 

@@ -4,6 +4,7 @@ import type { LeaseState } from "../lease/lease-state.ts";
 import type { SerializedLease } from "./types.ts";
 import { opsOf } from "./flavor.ts";
 import type { LockRef } from "./ops.ts";
+import { renewHold, type RenewOutcome } from "./renew.ts";
 
 export interface HoldInit {
   readonly fence: number;
@@ -12,6 +13,10 @@ export interface HoldInit {
   readonly leaseMs: number;
   readonly keepAlive: boolean;
   readonly maxHoldMs: number | undefined;
+  /** The lease version on the server when the hold was granted or resumed. */
+  readonly version: number;
+  /** A resumed hold, not yet confirmed by a renewal of its own. */
+  readonly provisional?: boolean;
 }
 
 /**
@@ -23,17 +28,28 @@ export class Hold {
   readonly fence: number;
   readonly lease: LeaseState;
   leaseMs: number;
+  /** The lease version this hold last saw on the server; renewals carry it. */
+  version: number;
+  /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
+  provisional: boolean;
   #views = 0;
-  readonly #stop = new AbortController();
+  #keeper: AbortController | undefined;
+  #renewals: Promise<unknown> = Promise.resolve();
+  readonly #startedAt: number;
+  readonly #maxHoldMs: number | undefined;
   readonly #onEnd: () => void;
 
   constructor(ref: LockRef, init: HoldInit, onEnd: () => void) {
     this.ref = ref;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
+    this.version = init.version;
+    this.provisional = init.provisional ?? false;
+    this.#startedAt = init.sentAt;
+    this.#maxHoldMs = init.maxHoldMs;
     this.#onEnd = onEnd;
     this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
-    if (init.keepAlive) this.#startKeeper(init.sentAt, init.maxHoldMs);
+    if (init.keepAlive && this.lease.active) this.#startKeeper();
   }
 
   attach(): void {
@@ -49,6 +65,23 @@ export class Hold {
     }
   }
 
+  /** Renews the lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
+  renew(leaseMs: number): Promise<RenewOutcome> {
+    const next = this.#renewals.then(() => renewHold(this, leaseMs));
+    this.#renewals = next.catch(() => undefined);
+    return next;
+  }
+
+  /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
+  setLeaseMs(ms: number): void {
+    if (ms === this.leaseMs) return;
+    this.leaseMs = ms;
+    if (this.#keeper !== undefined && this.lease.active) {
+      this.#keeper.abort();
+      this.#startKeeper();
+    }
+  }
+
   serialize(): SerializedLease {
     return {
       v: 1,
@@ -58,28 +91,33 @@ export class Hold {
       owner: this.ref.owner,
       fence: this.fence,
       leaseMs: this.leaseMs,
-      expiresAt: wallExpiry(this.lease),
+      expiresAt: wallExpiry(this.lease, this.ref.ctx.wallClock),
+      version: this.version,
     };
   }
 
   #close(): void {
-    this.#stop.abort();
+    this.#keeper?.abort();
     this.#onEnd();
   }
 
-  #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
-    const ref = this.ref;
+  #startKeeper(): void {
+    const stop = (this.#keeper = new AbortController());
     keepHold(
       this.#identity(),
       {
         lease: this.lease,
         leaseMs: () => this.leaseMs,
-        startedAt,
-        maxHoldMs,
-        extend: (ms) => opsOf(ref).extend(ref, this.fence, ms),
+        startedAt: this.#startedAt,
+        maxHoldMs: this.#maxHoldMs,
+        extend: async (ms) => {
+          const outcome = await this.renew(ms);
+          // renewHold has moved the local deadline itself (a stale answer sets the server's lease)
+          return { renewed: outcome !== "gone", sentAt: 0, leaseConfirmed: true };
+        },
         serialize: () => this.serialize(),
       },
-      this.#stop.signal,
+      stop.signal,
     );
   }
 

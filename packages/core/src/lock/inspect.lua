@@ -1,6 +1,9 @@
 -- Read-only view of one lock.
--- KEYS[1] lock hash   KEYS[2] waiter queue   ARGV[1] owner asking (may be empty)
--- Returns {locked, count held by ARGV[1], pttl, fence, queue length, total count}
+-- @key lock  lock hash
+-- @key queue  waiter queue
+-- @arg owner  owner asking (may be empty)
+-- @reply locked mine pttl fence waiters count
+--   mine: the count held by owner; count: the total count
 local state = redis.call('HMGET', KEYS[1], 'o', 'c', 'f')
 if not state[1] then return {0, 0, 0, 0, redis.call('ZCARD', KEYS[2]), 0} end
 local count = tonumber(state[2])

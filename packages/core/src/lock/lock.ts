@@ -1,4 +1,6 @@
 import type { ClientContext } from "../config.ts";
+import { now } from "../engine/clock.ts";
+import { newOperation } from "../engine/operation.ts";
 import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
 import { lockKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
@@ -78,27 +80,32 @@ export class Lock {
 
   /** Deletes the lock whoever holds it (an operator's tool; the holder's signal aborts at its next renewal). */
   async forceUnlock(): Promise<boolean> {
-    return opsOf(this.#ref).forceUnlock(this.#ref);
+    return opsOf(this.#ref).forceUnlock(this.#ref, newOperation());
   }
 
   /**
    * Takes over a lease serialised by `held.toJSON()` (in another invocation, or a keeper) to extend
-   * or release it. The local deadline starts from the lease's `expiresAt` (a wall-clock hint), so
-   * call `extend()` first when clocks may differ.
+   * or release it. Its `expiresAt` was read on another machine's wall clock, so the resumed hold
+   * is trusted from its first confirmed renewal: until then its signal aborts at `expiresAt` less
+   * twice the clock error bound (each machine may be off by `clockErrorMs`), and `extend()` and
+   * `release()` still reach the server after that.
    */
   resume(lease: SerializedLease): HeldLock {
-    const parsed = parseLease(lease, this.#ref.ctx.prefix, this.name, opsOf(this.#ref).kind);
+    const { ctx } = this.#ref;
+    const parsed = parseLease(lease, ctx.prefix, this.name, opsOf(this.#ref).kind);
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
-    const left = Math.max(0, parsed.expiresAt - Date.now());
+    const left = Math.max(0, parsed.expiresAt - ctx.wallClock() - 2 * ctx.clockErrorMs);
     const hold = new Hold(
       ref,
       {
         fence: parsed.fence,
-        sentAt: performance.now(),
+        sentAt: now(),
         confirmedMs: left,
         leaseMs: parsed.leaseMs,
         keepAlive: false,
         maxHoldMs: undefined,
+        version: parsed.version ?? 0,
+        provisional: true,
       },
       () => undefined,
     );

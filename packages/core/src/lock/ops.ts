@@ -1,25 +1,9 @@
 import type { ClientContext } from "../config.ts";
 import { evalScript, type EvalResult } from "../engine/eval-script.ts";
+import type { Operation } from "../engine/operation.ts";
 import type { Script } from "../engine/script.ts";
 import type { LockKeys } from "../keys.ts";
-import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
-import {
-  decodeAcquire,
-  decodeExtend,
-  decodeInspect,
-  decodeRelease,
-  type AcquireReply,
-  type LockInfo,
-} from "./codec.ts";
 import type { LockOps } from "./flavor.ts";
-import {
-  abandonScript,
-  acquireScript,
-  extendScript,
-  forceUnlockScript,
-  inspectScript,
-  releaseScript,
-} from "./scripts.generated.ts";
 
 /** Everything needed to talk about one lock as one owner. */
 export interface LockRef {
@@ -35,10 +19,17 @@ export interface AcquireParams {
   readonly leaseMs: number;
   readonly queue: boolean;
   readonly returnWithinMs: number;
-  readonly opId: string;
+  /** This attempt: its id, and the deadline the engine gives its copies. */
+  readonly op: Operation;
+  /** How long after sending a copy of this attempt may still apply (the caller's wait). */
+  readonly budgetMs: number;
   readonly signal?: AbortSignal | undefined;
 }
 
+/**
+ * A script call on the path before the operation protocol (the fair and read-write locks' own
+ * scripts): positional slots, the operation record passed by the caller.
+ */
 export function run(
   ref: LockRef,
   script: Script,
@@ -59,111 +50,4 @@ export function run(
 
 export function opKey(ref: LockRef, opId: string): string {
   return ref.keys.opPrefix + opId;
-}
-
-export async function acquireOnce(
-  ref: LockRef,
-  p: AcquireParams,
-): Promise<{ reply: AcquireReply; sentAt: number }> {
-  const { ctx, keys } = ref;
-  const { reply, sentAt } = await run(
-    ref,
-    acquireScript,
-    "acquire",
-    [
-      keys.lock,
-      keys.fence,
-      keys.queue,
-      keys.queueDeadlines,
-      keys.stats,
-      opKey(ref, p.opId),
-      quarantineKey(ctx, ref.name),
-    ],
-    [
-      ref.owner,
-      p.leaseMs,
-      p.queue ? 1 : 0,
-      p.returnWithinMs,
-      ctx.claimWindowMs,
-      ctx.operationRecordTtlMs,
-      ctx.fenceTtlMs,
-      keys.channelPrefix,
-      ...quarantineArgs(ctx),
-    ],
-    true,
-    p.signal,
-  );
-  return { reply: decodeAcquire(reply), sentAt };
-}
-
-export async function releaseOnce(ref: LockRef, fence: number, opId: string) {
-  const { ctx, keys } = ref;
-  const { reply } = await run(
-    ref,
-    releaseScript,
-    "release",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, keys.stats, opKey(ref, opId)],
-    [
-      ref.owner,
-      String(fence),
-      ctx.operationRecordTtlMs,
-      ctx.claimWindowMs,
-      ctx.fenceTtlMs,
-      keys.channelPrefix,
-      ctx.statsTtlMs,
-    ],
-    true,
-  );
-  return decodeRelease(reply);
-}
-
-export async function extendOnce(ref: LockRef, fence: number, leaseMs: number) {
-  const { reply, sentAt } = await run(
-    ref,
-    extendScript,
-    "extend",
-    [ref.keys.lock],
-    [ref.owner, String(fence), leaseMs],
-    true,
-  );
-  return { ...decodeExtend(reply), sentAt };
-}
-
-/** Leaves the queue and undoes whatever operation `opId` may have taken. Safe to repeat. */
-export async function abandonOnce(ref: LockRef, opId: string): Promise<boolean> {
-  const { ctx, keys } = ref;
-  const { reply } = await run(
-    ref,
-    abandonScript,
-    "abandon",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, opKey(ref, opId)],
-    [ref.owner, ctx.operationRecordTtlMs, ctx.claimWindowMs, ctx.fenceTtlMs, keys.channelPrefix],
-    true,
-  );
-  return Array.isArray(reply) && Number(reply[0]) === 1;
-}
-
-export async function inspectOnce(ref: LockRef): Promise<LockInfo> {
-  const { reply } = await run(
-    ref,
-    inspectScript,
-    "inspect",
-    [ref.keys.lock, ref.keys.queue],
-    [ref.owner],
-    true,
-  );
-  return decodeInspect(reply);
-}
-
-export async function forceUnlockOnce(ref: LockRef): Promise<boolean> {
-  const { ctx, keys } = ref;
-  const { reply } = await run(
-    ref,
-    forceUnlockScript,
-    "forceUnlock",
-    [keys.lock, keys.fence, keys.queue, keys.queueDeadlines],
-    [ctx.claimWindowMs, ctx.fenceTtlMs, keys.channelPrefix],
-    true,
-  );
-  return Array.isArray(reply) && Number(reply[0]) === 1;
 }

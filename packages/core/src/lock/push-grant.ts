@@ -12,7 +12,12 @@ interface GrantMessage {
   readonly claimMs: number;
 }
 
-type Adopt = (grant: { fence: number; sentAt: number; pttl: number }) => HeldLockView;
+type Adopt = (grant: {
+  fence: number;
+  sentAt: number;
+  pttl: number;
+  version: number;
+}) => HeldLockView;
 
 // Per handle (keyed by its map of holds): acquires in flight, and early grants not yet claimed.
 const inFlight = new WeakMap<Map<number, Hold>, number>();
@@ -73,7 +78,13 @@ function enterOnGrant(
   const elapsed = now() - since.sentAt;
   const drift = 2 + Math.ceil((elapsed + grant.claimMs) / 100);
   if (grant.claimMs - drift - elapsed < 3 * since.rttMs + 20) return "attempt";
-  const view = adopt({ fence: grant.fence, sentAt: since.sentAt, pttl: grant.claimMs - drift });
+  // A direct grant has no lease version yet (0): the claim is its first renewal.
+  const view = adopt({
+    fence: grant.fence,
+    sentAt: since.sentAt,
+    pttl: grant.claimMs - drift,
+    version: 0,
+  });
   const hold = holds.get(grant.fence);
   if (hold) claimInBackground(ref, holds, hold, leaseMs);
   return { granted: view };
@@ -90,13 +101,11 @@ function claimInBackground(
     // Let the holder enter first: starting a request takes CPU the hand-off should not wait for.
     await new Promise((resolve) => setTimeout(resolve, 0));
     try {
-      const result = await opsOf(ref).extend(ref, hold.fence, leaseMs);
-      if (!hold.lease.active) return;
-      if (result.renewed) hold.lease.confirm(result.sentAt, leaseMs);
-      else hold.lease.lose("gone");
+      // renewHold moves the local deadline, or loses the hold when the grant is gone.
+      await hold.renew(leaseMs);
     } catch {
-      // Outcome unknown after the engine's retries: the grant's deadline ends the hold unless a
-      // renewal confirms it first.
+      // Not applied, or unknown after the engine's retries: the grant's deadline ends the hold
+      // unless a renewal confirms it first.
     }
   })();
   const pending = unclaimed.get(holds) ?? new Set();

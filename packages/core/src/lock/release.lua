@@ -1,27 +1,30 @@
 -- Release one hold of the reentrant lock; when the count reaches zero, hand the lock directly
 -- to the first live waiter.
--- KEYS[1] lock hash   KEYS[2] fence counter   KEYS[3] waiter queue   KEYS[4] waiter deadlines
--- KEYS[5] hold statistics (h mean use, d its deviation, y mean cycle)   KEYS[6] this operation's record
--- ARGV[1] owner   ARGV[2] fence of the hold being released (the state the caller expects)
--- ARGV[3] operation record ttl ms   ARGV[4] claim window ms   ARGV[5] fence counter ttl ms
--- ARGV[6] grant channel prefix   ARGV[7] statistics ttl ms
--- Returns {status, remaining count}: status 1 released, 0 not held by this owner and fence
--- @include ../common/now.lua
+-- @protocol
+-- @key lock  lock hash (see acquire.lua)
+-- @key fence  fence counter
+-- @key queue  waiter queue
+-- @key deadlines  waiter poll deadlines
+-- @key stats  hold statistics (h mean use, d its deviation, y mean cycle)
+-- @arg owner
+-- @arg fence  fence of the hold being released (the state the caller expects)
+-- @arg claimMs  claim window ms
+-- @arg fenceTtlMs  fence counter ttl ms
+-- @arg channelPrefix  grant channel prefix
+-- @arg statsTtlMs  statistics ttl ms
+-- @reply status remaining
+--   status 1 released (remaining: the count left), 0 not held by this owner and fence
 -- @include ../common/fence.lua
--- @include ../common/op-record.lua
 -- @include _grant-head.lua
-local lock_key, fence_key, queue_key, deadlines_key, stats_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, fence = ARGV[1], ARGV[2]
-local op_ttl, claim_ms, fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
-
-local previous = op_get(op_key)
-if previous and previous ~= 'x' then return previous end
+local claim_ms, fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6])
 
 local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'u')
 if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 
 local count = redis.call('HINCRBY', lock_key, 'c', -1)
-if count > 0 then return op_put(op_key, {1, count}, op_ttl) end
+if count > 0 then return {1, count} end
 
 -- Learn how long holds are used and how regular that is, and how long a whole hand-off cycle
 -- takes (grant to release, including the next holder's lateness in claiming), so waiters can
@@ -39,4 +42,4 @@ redis.call('HSET', stats_key, 'h', string.format('%.1f', mean + (used - mean) / 
 redis.call('PEXPIRE', stats_key, stats_ttl)
 redis.call('DEL', lock_key)
 grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil)
-return op_put(op_key, {1, 0}, op_ttl)
+return {1, 0}

@@ -30,5 +30,8 @@ export function parseLease(
       throw new InvalidArgumentError(`lease.${field}`, "must be a finite number");
     }
   }
+  const version = l["version"];
+  if (version !== undefined && (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0))
+    throw new InvalidArgumentError("lease.version", "must be a non-negative integer");
   return lease as SerializedLease;
 }

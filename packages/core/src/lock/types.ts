@@ -27,6 +27,11 @@ export interface SerializedLease {
   readonly leaseMs: number;
   /** Wall-clock ms (epoch) before which the lease was confirmed to last; a hint across machines. */
   readonly expiresAt: number;
+  /**
+   * The lease version the hold last saw on the server (renewals are ordered by it). Absent in
+   * leases serialised before versions: a resumed hold then learns it from its first renewal.
+   */
+  readonly version?: number;
 }
 
 /** One hold of a lock. Nested holds on the same handle are separate `HeldLock`s sharing a lease. */

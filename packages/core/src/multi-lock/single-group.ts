@@ -1,13 +1,20 @@
 import type { ClientContext } from "../config.ts";
+import { randomId } from "../ids.ts";
 import { lockKeys } from "../keys.ts";
-import { abandonOnce, acquireOnce, extendOnce, releaseOnce, type LockRef } from "../lock/ops.ts";
+import { abandonOnce, acquireOnce, extendOnce, releaseOnce } from "../lock/calls.ts";
+import type { LockRef } from "../lock/ops.ts";
 import { busyHint } from "./codec.ts";
 import type { GroupAcquire, SlotGroup } from "./group.ts";
 
-/** A group of one name: exactly the Lock's scripts (acquire without queueing, release, extend, abandon). */
+/**
+ * A group of one name: exactly the Lock's scripts (acquire without queueing, release, extend,
+ * abandon), so on the operation protocol. The multi-lock keeps no lease version, so an extend
+ * learns it from a stale answer and goes again once.
+ */
 export function singleGroup(ctx: ClientContext, tag: string, name: string): SlotGroup {
   const keys = lockKeys(ctx.prefix, name);
   const ref = (owner: string): LockRef => ({ ctx, name, owner, keys });
+  const versions = new Map<number, number>();
   return {
     tag,
     names: [name],
@@ -16,11 +23,13 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
         leaseMs,
         queue: false,
         returnWithinMs: 0,
-        opId,
+        op: { id: opId, deadline: undefined },
+        budgetMs: ctx.policy.retryWindowMs,
         signal,
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return { busy: busyHint(0) };
+      versions.set(reply.fence, reply.version);
       return {
         granted: {
           fences: [reply.fence],
@@ -31,15 +40,25 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
       };
     },
     async abandon(owner, opId) {
-      await abandonOnce(ref(owner), opId);
+      await abandonOnce(ref(owner), { id: opId, deadline: undefined });
     },
     async release(owner, fences, opId) {
-      const { released, remaining } = await releaseOnce(ref(owner), fences[0] ?? 0, opId);
+      const fence = fences[0] ?? 0;
+      const op = { id: opId, deadline: undefined };
+      const { released, remaining } = await releaseOnce(ref(owner), fence, op);
+      if (remaining === 0) versions.delete(fence);
       return { released: [released], remaining: [remaining] };
     },
     async extend(owner, fences, leaseMs) {
-      const { renewed, sentAt } = await extendOnce(ref(owner), fences[0] ?? 0, leaseMs);
-      return { renewed: [renewed], sentAt };
+      const fence = fences[0] ?? 0;
+      for (let tries = 0; ; tries++) {
+        const op = { id: randomId(), deadline: undefined };
+        const params = { fence, version: versions.get(fence) ?? 0, leaseMs, op, budgetMs: leaseMs };
+        const r = await extendOnce(ref(owner), params);
+        versions.set(fence, r.version);
+        if (r.status !== "stale" || tries > 0)
+          return { renewed: [r.status === "renewed"], sentAt: r.sentAt };
+      }
     },
   };
 }

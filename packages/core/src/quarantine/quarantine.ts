@@ -1,7 +1,14 @@
 import type { ClientContext } from "../config.ts";
 import { evalScript } from "../engine/eval-script.ts";
 import { InvalidArgumentError } from "../errors.ts";
-import { allSentinelKeys, keyBase, sentinelKey, type QuarantineScope } from "../keys.ts";
+import {
+  allSentinelKeys,
+  baseOfKey,
+  keyBase,
+  sentinelKey,
+  sentinelKeyFor,
+  type QuarantineScope,
+} from "../keys.ts";
 import { validateMs } from "../validate.ts";
 import { initializeScript } from "./scripts.generated.ts";
 
@@ -72,6 +79,16 @@ export function quarantineKey(ctx: ClientContext, name: string): string {
   return ctx.quarantine.ms > 0
     ? sentinelKey(ctx.prefix, name, ctx.quarantine.scope)
     : keyBase(ctx.prefix, name);
+}
+
+/** The sentinel for an engine call whose first key is `firstKey` (same rules as `quarantineKey`). */
+export function quarantineKeyFor(
+  ctx: Pick<ClientContext, "prefix" | "quarantine">,
+  firstKey: string,
+): string {
+  return ctx.quarantine.ms > 0
+    ? sentinelKeyFor(ctx.prefix, firstKey, ctx.quarantine.scope)
+    : baseOfKey(firstKey);
 }
 
 /** The ARGV pair every granting script takes after its own: quarantine ms, sentinel ttl ms. */

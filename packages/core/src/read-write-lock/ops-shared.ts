@@ -2,6 +2,7 @@ import { readWriteLockKeys } from "../keys.ts";
 import { decodeInspect } from "../lock/codec.ts";
 import { opKey, run, type LockRef } from "../lock/ops.ts";
 import * as s from "./scripts.generated.ts";
+import type { Operation } from "../engine/operation.ts";
 
 // Script calls both sides share. Both sides run on the Lock's machinery (holds, leases, acquire
 // loop, resume) through `readLockOps` / `writeLockOps`.
@@ -13,14 +14,14 @@ export function allKeys(ref: LockRef) {
 }
 
 export function abandon(script: typeof s.abandonReadScript) {
-  return async (ref: LockRef, opId: string): Promise<boolean> => {
+  return async (ref: LockRef, op: Operation): Promise<boolean> => {
     const { ctx } = ref;
     const { k, head } = allKeys(ref);
     const { reply } = await run(
       ref,
       script,
       script.name,
-      [...head, opKey(ref, opId)],
+      [...head, opKey(ref, op.id)],
       [ref.owner, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
       true,
     );

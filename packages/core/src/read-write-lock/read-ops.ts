@@ -1,5 +1,6 @@
 import { decodeAcquire, decodeExtend, decodeRelease } from "../lock/codec.ts";
-import type { LockOps } from "../lock/flavor.ts";
+import { unversionedExtend, type LockOps } from "../lock/flavor.ts";
+import type { Operation } from "../engine/operation.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
 import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
 import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
@@ -14,7 +15,7 @@ async function acquireRead(ref: LockRef, p: AcquireParams) {
     ref,
     s.acquireReadScript,
     "read acquire",
-    [...head, k.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
+    [...head, k.stats, opKey(ref, p.op.id), quarantineKey(ctx, ref.name)],
     [
       ref.owner,
       p.leaseMs,
@@ -29,14 +30,14 @@ async function acquireRead(ref: LockRef, p: AcquireParams) {
   return { reply: decodeAcquire(reply), sentAt };
 }
 
-async function releaseRead(ref: LockRef, fence: number, opId: string) {
+async function releaseRead(ref: LockRef, fence: number, op: Operation) {
   const { ctx } = ref;
   const { k, head } = allKeys(ref);
   const { reply } = await run(
     ref,
     s.releaseReadScript,
     "read release",
-    [...head, opKey(ref, opId)],
+    [...head, opKey(ref, op.id)],
     [ref.owner, String(fence), ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
     true,
   );
@@ -60,7 +61,7 @@ export const readLockOps: LockOps = Object.freeze({
   kind: "read-lock",
   acquire: acquireRead,
   release: releaseRead,
-  extend: extendRead,
+  extend: unversionedExtend(extendRead),
   abandon: abandon(s.abandonReadScript),
   inspect: inspect("r"),
   forceUnlock: forceUnlock("r"),

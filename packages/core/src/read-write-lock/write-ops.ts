@@ -1,7 +1,8 @@
 import { UpgradeError } from "../errors.ts";
 import { extendFairHold, fairAcquireArgs } from "../fair-lock/ops.ts";
 import { decodeAcquire, decodeRelease } from "../lock/codec.ts";
-import type { LockOps } from "../lock/flavor.ts";
+import { unversionedExtend, type LockOps } from "../lock/flavor.ts";
+import type { Operation } from "../engine/operation.ts";
 import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
 import { quarantineKey } from "../quarantine/quarantine.ts";
 import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
@@ -17,7 +18,7 @@ async function acquireWrite(ref: LockRef, p: AcquireParams) {
     ref,
     s.acquireWriteScript,
     "write acquire",
-    [...head, k.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
+    [...head, k.stats, opKey(ref, p.op.id), quarantineKey(ctx, ref.name)],
     fairAcquireArgs(ref, p, k.channelPrefix),
     true,
     p.signal,
@@ -26,14 +27,14 @@ async function acquireWrite(ref: LockRef, p: AcquireParams) {
   return { reply: decodeAcquire(reply), sentAt };
 }
 
-async function releaseWrite(ref: LockRef, fence: number, opId: string) {
+async function releaseWrite(ref: LockRef, fence: number, op: Operation) {
   const { ctx } = ref;
   const { k, head } = allKeys(ref);
   const { reply } = await run(
     ref,
     s.releaseWriteScript,
     "write release",
-    [...head, k.stats, opKey(ref, opId)],
+    [...head, k.stats, opKey(ref, op.id)],
     [
       ref.owner,
       String(fence),
@@ -51,7 +52,7 @@ export const writeLockOps: LockOps = Object.freeze({
   kind: "write-lock",
   acquire: acquireWrite,
   release: releaseWrite,
-  extend: extendFairHold,
+  extend: unversionedExtend(extendFairHold),
   abandon: abandon(s.abandonWriteScript),
   inspect: inspect("w"),
   forceUnlock: forceUnlock("w"),

@@ -1,0 +1,2 @@
+__answer[#__answer + 1] = now_ms
+return __answer

@@ -1,0 +1,3 @@
+-- Wrapped around every script with a manifest that is not @protocol (reads, settle, abandon):
+-- its reply ends with the server time, which feeds the client's estimate of the server clock.
+-- @include now.lua

@@ -1,0 +1,66 @@
+import { BackendError, OutcomeUnknownError } from "../errors.ts";
+import { now } from "./clock.ts";
+import { once } from "./eval-script.ts";
+import { type ManifestScript } from "./manifest.ts";
+import { TOMBSTONED, TOO_LATE_TO_SETTLE, type Operation } from "./operation.ts";
+import { named, splitReply } from "./reply.ts";
+import type { EngineContext, RunResult } from "./run.ts";
+import { settleScript } from "./scripts.generated.ts";
+import { sleep } from "./sleep.ts";
+
+export interface GiveUp {
+  readonly what: string;
+  readonly op: Operation;
+  /** The operation's record key (the engine's first appended key). */
+  readonly recordKey: string;
+  /** The last ambiguous failure: why the outcome is in doubt. */
+  readonly cause: unknown;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Resending can no longer help (the deadline or the budget is spent): one settle request turns
+ * the doubt into an answer — the recorded answer when a copy applied, else a tombstone until the
+ * deadline plus the margin, after which no copy can apply. Only when settle fails too does the
+ * outcome stay unknown, and `OutcomeUnknownError` is thrown once the deadline has surely passed
+ * at the server, so that whatever the caller reads next is final.
+ */
+export async function giveUp<S extends ManifestScript>(
+  ctx: EngineContext,
+  script: S,
+  g: GiveUp,
+): Promise<RunResult<S>> {
+  const deadline = g.op.deadline!;
+  const sentAt = now();
+  const settled = await settle(ctx, g, deadline, sentAt);
+  if (settled !== undefined && settled.tuple[0] === TOMBSTONED)
+    throw new BackendError(`${g.what} did not apply (settled after its retries ran out)`, {
+      cause: g.cause,
+    });
+  if (settled !== undefined && settled.tuple[0] !== TOO_LATE_TO_SETTLE) {
+    const reply = named(script, g.what, settled.tuple);
+    return { reply, sentAt, serverMs: settled.serverMs, requests: 1 };
+  }
+  // Whatever the caller reads next must be final: no copy may still be in flight to apply.
+  await sleep(ctx.clock.msUntilPassed(deadline), g.signal, g.what);
+  const unknown = new OutcomeUnknownError(g.what, 1, g.cause);
+  ctx.emit({ type: "outcome-unknown", operation: g.what, error: unknown });
+  throw unknown;
+}
+
+async function settle(ctx: EngineContext, g: GiveUp, deadline: number, sentAt: number) {
+  try {
+    const call = {
+      operation: `settle ${g.what}`,
+      keys: [g.recordKey],
+      args: [deadline, ctx.recordMarginMs],
+      retrySafe: true,
+    };
+    const raw = await once(ctx.backend, settleScript, call, ctx.policy, () => undefined);
+    const split = splitReply(g.what, raw);
+    ctx.clock.observe(split.serverMs, sentAt, now());
+    return split;
+  } catch {
+    return undefined; // the settle itself failed: the outcome stays unknown
+  }
+}

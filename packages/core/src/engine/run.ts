@@ -1,0 +1,175 @@
+import { isClusterRefusal, ReplyError, TransportError } from "../backend/backend.ts";
+import type { ClientContext } from "../config.ts";
+import { AbortedError, BackendError } from "../errors.ts";
+import { opRecordKey } from "../keys.ts";
+import { quarantineKeyFor } from "../quarantine/quarantine.ts";
+import { now } from "./clock.ts";
+import { backoff, evalScript, once } from "./eval-script.ts";
+import { giveUp } from "./give-up.ts";
+import { ordered, type ArgsOf, type KeysOf, type ManifestScript, type ReplyOf } from "./manifest.ts";
+import { LATE, TOMBSTONED, type Operation } from "./operation.ts";
+import { named, splitReply } from "./reply.ts";
+import { sleep } from "./sleep.ts";
+
+/** What the engine needs of a client. */
+export type EngineContext = Pick<
+  ClientContext,
+  "backend" | "policy" | "emit" | "clock" | "recordMarginMs" | "quarantine" | "prefix"
+>;
+
+/** A protocol script's call must name its operation; any other's must not. */
+export type RunCall<S extends ManifestScript> = RunCallBase<S> &
+  (S["protocol"] extends true ? { readonly op: Operation } : { readonly op?: undefined });
+
+interface RunCallBase<S extends ManifestScript> {
+  /** Names the call in errors and events, e.g. `acquire "orders:42"`. */
+  readonly what: string;
+  readonly keys: KeysOf<S>;
+  readonly args: ArgsOf<S>;
+  /**
+   * How long after sending a copy may still apply (the caller's budget: a wait's time left, a
+   * renewal's local deadline); at most, and by default, the retry window.
+   */
+  readonly budgetMs?: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface RunResult<S extends ManifestScript> {
+  readonly reply: ReplyOf<S>;
+  /** When the first copy was sent (monotonic ms): the earliest the script can have run. */
+  readonly sentAt: number;
+  readonly serverMs: number;
+  readonly requests: number;
+}
+
+/**
+ * The one entry for every call of a script with a manifest. Keys and args go by name (the
+ * manifest orders them); the reply comes back by name, its server time fed to the client's
+ * clock estimate. A `protocol` script runs as one operation: the engine appends the record
+ * and quarantine keys, the deadline and its settings; resends carry the same id and deadline;
+ * a LATE answer with budget left is resent with a corrected deadline; when resending can no
+ * longer help, the outcome is settled (see `giveUp`). See docs/protocol.md.
+ */
+export async function run<S extends ManifestScript>(
+  ctx: EngineContext,
+  script: S,
+  call: RunCall<S>,
+): Promise<RunResult<S>> {
+  const keys = ordered(script.keys, call.keys) as string[];
+  const args = ordered(script.args, call.args);
+  if (!script.protocol) return plain(ctx, script, call, keys, args);
+  if (call.op === undefined) throw new TypeError(`${call.what}: a protocol call needs an operation`);
+  return operation(ctx, script, call, call.op, keys, args);
+}
+
+async function plain<S extends ManifestScript>(
+  ctx: EngineContext,
+  script: S,
+  call: RunCall<S>,
+  keys: string[],
+  args: (string | number)[],
+): Promise<RunResult<S>> {
+  // Reads, settle and abandon change nothing when repeated: resent within the retry window.
+  const evalCall = { operation: call.what, keys, args, retrySafe: true, signal: call.signal };
+  const { reply, sentAt, requests } = await evalScript(
+    ctx.backend,
+    script,
+    evalCall,
+    ctx.policy,
+    ctx.emit,
+  );
+  const { tuple, serverMs } = splitReply(call.what, reply);
+  ctx.clock.observe(serverMs, sentAt, now());
+  return { reply: named(script, call.what, tuple), sentAt, serverMs, requests };
+}
+
+async function operation<S extends ManifestScript>(
+  ctx: EngineContext,
+  script: S,
+  call: RunCall<S>,
+  op: Operation,
+  keys: string[],
+  args: (string | number)[],
+): Promise<RunResult<S>> {
+  const { policy, clock } = ctx;
+  const budgetMs = Math.max(1, Math.min(call.budgetMs ?? policy.retryWindowMs, policy.retryWindowMs));
+  const firstSent = now();
+  const budgetEnd = firstSent + budgetMs;
+  // The latest server time a copy may apply: the budget from the latest the server clock can
+  // read now, so that no copy is refused while the caller still waits for it.
+  op.deadline = Math.max(op.deadline ?? 0, Math.ceil(clock.upper(firstSent) + budgetMs));
+  const engineKeys = [opRecordKey(keys[0]!, op.id), quarantineKeyFor(ctx, keys[0]!)];
+  const q = ctx.quarantine;
+  let requests = 0;
+  let ambiguous: Error | undefined;
+  const what = call.what;
+  const settle = () =>
+    giveUp(ctx, script, { what, op, recordKey: engineKeys[0]!, cause: ambiguous, signal: call.signal });
+  for (let attempt = 1; ; attempt++) {
+    if (call.signal?.aborted) throw new AbortedError(what, call.signal.reason);
+    const sentAt = now();
+    const tail = [op.deadline, ctx.recordMarginMs, q.ms, q.sentinelTtlMs];
+    const evalCall = { operation: what, keys: [...keys, ...engineKeys], args: [...args, ...tail] };
+    let raw: unknown;
+    try {
+      raw = await once(ctx.backend, script, { ...evalCall, retrySafe: true, signal: call.signal }, policy, () => requests++);
+    } catch (error) {
+      const retry = resendable(error, ambiguous !== undefined);
+      if (retry === "settle") {
+        if (call.signal?.aborted) throw new AbortedError(what, call.signal.reason);
+        ambiguous = error as Error;
+      } else if (retry === "throw") throw classify(what, error);
+      const delay = backoff(attempt);
+      const at = now() + delay;
+      if (at >= budgetEnd || clock.upper(at) >= op.deadline) {
+        if (ambiguous === undefined) throw classify(what, error);
+        return settle();
+      }
+      ctx.emit({ type: "retried", operation: what, attempt, error: error as Error });
+      await sleep(delay, call.signal, what);
+      continue;
+    }
+    const { tuple, serverMs } = splitReply(what, raw);
+    clock.observe(serverMs, sentAt, now());
+    if (tuple[0] === LATE) {
+      // Refused unapplied: the client's clock was off by more than it assumed. With budget
+      // left, the same operation goes again with a deadline from the server time just learned.
+      const left = budgetEnd - now();
+      const corrected = Math.ceil(clock.upper() + left);
+      if (left > 0 && corrected > op.deadline) {
+        op.deadline = corrected;
+        continue;
+      }
+      if (ambiguous === undefined)
+        throw new BackendError(`${what} was refused: its deadline passed before it ran`);
+      return settle();
+    }
+    if (tuple[0] === TOMBSTONED)
+      throw new BackendError(`${what} did not apply: the operation was settled before it ran`);
+    return { reply: named(script, what, tuple), sentAt: firstSent, serverMs, requests };
+  }
+}
+
+/**
+ * What to do after a failed send: "resend" (it surely did not run: a cluster refusal),
+ * "settle" (it may have run: resend while the deadline allows, then settle), "throw" (it did
+ * not run and will not: a reply error or a refused request, unless an earlier copy may have run).
+ */
+function resendable(error: unknown, anyAmbiguous: boolean): "resend" | "settle" | "throw" {
+  if (isClusterRefusal(error)) return "resend";
+  if (error instanceof TransportError && error.ambiguous) return "settle";
+  if (anyAmbiguous && (error instanceof TransportError || error instanceof ReplyError))
+    return "resend";
+  return "throw";
+}
+
+function classify(what: string, error: unknown): unknown {
+  if (error instanceof ReplyError)
+    return new BackendError(`${what}: ${error.message}`, { cause: error });
+  if (error instanceof TransportError)
+    return new BackendError(
+      `${what}: ${error.message}`,
+      error.status === undefined ? { cause: error } : { cause: error, status: error.status },
+    );
+  return error;
+}

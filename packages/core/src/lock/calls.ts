@@ -1,0 +1,137 @@
+import { run } from "../engine/run.ts";
+import type { Operation } from "../engine/operation.ts";
+import { lockInfo, decodeLockAcquire, type AcquireReply, type LockInfo } from "./codec.ts";
+import type { ExtendParams, ExtendResult } from "./flavor.ts";
+import type { AcquireParams, LockRef } from "./ops.ts";
+import {
+  abandonScript,
+  acquireScript,
+  extendScript,
+  forceUnlockScript,
+  inspectScript,
+  releaseScript,
+} from "./scripts.generated.ts";
+
+// The Lock's script calls, each through the engine's one entry: keys and args by name (a slot
+// that does not match the script's manifest is a compile error), the protocol's slots added by
+// the engine.
+
+const what = (ref: LockRef, operation: string) => `${operation} "${ref.name}"`;
+
+export async function acquireOnce(
+  ref: LockRef,
+  p: AcquireParams,
+): Promise<{ reply: AcquireReply; sentAt: number }> {
+  const { ctx, keys } = ref;
+  const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
+    what: what(ref, "acquire"),
+    keys: {
+      lock: keys.lock,
+      fence: keys.fence,
+      queue: keys.queue,
+      deadlines: keys.queueDeadlines,
+      stats: keys.stats,
+    },
+    args: {
+      owner: ref.owner,
+      leaseMs: p.leaseMs,
+      queue: p.queue ? 1 : 0,
+      returnWithinMs: p.returnWithinMs,
+      claimMs: ctx.claimWindowMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+    },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
+  return { reply: decodeLockAcquire(reply, serverMs), sentAt };
+}
+
+export async function releaseOnce(ref: LockRef, fence: number, op: Operation) {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, releaseScript, {
+    what: what(ref, "release"),
+    keys: {
+      lock: keys.lock,
+      fence: keys.fence,
+      queue: keys.queue,
+      deadlines: keys.queueDeadlines,
+      stats: keys.stats,
+    },
+    args: {
+      owner: ref.owner,
+      fence: String(fence),
+      claimMs: ctx.claimWindowMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+      statsTtlMs: ctx.statsTtlMs,
+    },
+    op,
+  });
+  return { released: reply.status === 1, remaining: reply.remaining };
+}
+
+export async function extendOnce(ref: LockRef, p: ExtendParams): Promise<ExtendResult> {
+  const { reply, sentAt } = await run(ref.ctx, extendScript, {
+    what: what(ref, "extend"),
+    keys: { lock: ref.keys.lock },
+    args: { owner: ref.owner, fence: String(p.fence), version: p.version, leaseMs: p.leaseMs },
+    op: p.op,
+    budgetMs: p.budgetMs,
+  });
+  const status = reply.status === 1 ? "renewed" : reply.status === 2 ? "stale" : "gone";
+  return { status, version: reply.version, pttl: reply.pttl, sentAt };
+}
+
+/**
+ * Leaves the queue and undoes whatever `op` may have taken; its copies then do nothing. Safe to
+ * repeat. Without the operation's deadline (never sent), the latest any copy could carry stands in.
+ */
+export async function abandonOnce(ref: LockRef, op: Operation): Promise<boolean> {
+  const { ctx, keys } = ref;
+  const deadline = op.deadline ?? Math.ceil(ctx.clock.upper() + ctx.policy.retryWindowMs);
+  const { reply } = await run(ctx, abandonScript, {
+    what: what(ref, "abandon"),
+    keys: {
+      lock: keys.lock,
+      fence: keys.fence,
+      queue: keys.queue,
+      deadlines: keys.queueDeadlines,
+      op: `${keys.opPrefix}${op.id}`,
+    },
+    args: {
+      owner: ref.owner,
+      deadline,
+      margin: ctx.recordMarginMs,
+      claimMs: ctx.claimWindowMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+    },
+  });
+  return reply.status === 1;
+}
+
+export async function inspectOnce(ref: LockRef): Promise<LockInfo> {
+  const { reply } = await run(ref.ctx, inspectScript, {
+    what: what(ref, "inspect"),
+    keys: { lock: ref.keys.lock, queue: ref.keys.queue },
+    args: { owner: ref.owner },
+  });
+  return lockInfo(reply);
+}
+
+export async function forceUnlockOnce(ref: LockRef, op: Operation): Promise<boolean> {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, forceUnlockScript, {
+    what: what(ref, "forceUnlock"),
+    keys: { lock: keys.lock, fence: keys.fence, queue: keys.queue, deadlines: keys.queueDeadlines },
+    args: {
+      claimMs: ctx.claimWindowMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+    },
+    op,
+  });
+  return reply.status === 1;
+}
