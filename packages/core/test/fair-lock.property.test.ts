@@ -3,7 +3,6 @@ import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
 import { fairLockOps } from "../src/fair-lock/ops.ts";
 import { newOperation } from "../src/engine/operation.ts";
-import { randomId } from "../src/ids.ts";
 import { resolveBackend } from "../src/index.ts";
 import { fairLockKeys } from "../src/keys.ts";
 import type { LockRef } from "../src/lock/ops.ts";
@@ -93,7 +92,13 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
         expect(real.released ? "released" : "not-held", at).toBe(expected);
       } else {
         const expected = model.extend(op.owner, k.grant);
-        const real = await fairLockOps.extend(refs[op.owner]!, { fence: k.fence, version: 0, leaseMs: LONG, op: newOperation(), budgetMs: LONG });
+        const real = await fairLockOps.extend(refs[op.owner]!, {
+          fence: k.fence,
+          version: 0,
+          leaseMs: LONG,
+          op: newOperation(),
+          budgetMs: LONG,
+        });
         expect(real.status === "renewed" ? "extended" : "not-held", at).toBe(expected);
       }
     } else if (op.kind === "die") {

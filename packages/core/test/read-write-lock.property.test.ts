@@ -2,7 +2,6 @@ import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
 import { newOperation } from "../src/engine/operation.ts";
-import { randomId } from "../src/ids.ts";
 import { resolveBackend, UpgradeError } from "../src/index.ts";
 import { readWriteLockKeys } from "../src/keys.ts";
 import type { LockRef } from "../src/lock/ops.ts";
@@ -127,7 +126,13 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
             : w?.owner === op.owner && w.grant === k.grant && !w.pending
               ? "extended"
               : "not-held";
-        const real = await opsFor(op.side).extend(r, { fence: k.fence, version: 0, leaseMs: LONG, op: newOperation(), budgetMs: LONG });
+        const real = await opsFor(op.side).extend(r, {
+          fence: k.fence,
+          version: 0,
+          leaseMs: LONG,
+          op: newOperation(),
+          budgetMs: LONG,
+        });
         expect(real.status === "renewed" ? "extended" : "not-held", at).toBe(expected);
       }
     } else if (op.kind === "expire") {

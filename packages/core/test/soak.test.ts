@@ -29,7 +29,9 @@ const OPTIONS: Omit<ClientOptions, "redis" | "prefix"> = {
   claimWindowMs: 500,
   requestTimeoutMs: 2_000,
   retryWindowMs: 1_000,
-  operationRecordTtlMs: 2_000,
+  clockErrorMs: 200,
+  // the least the client accepts: retryWindowMs + requestTimeoutMs + clockErrorMs + 1 s
+  operationRecordTtlMs: 4_200,
   fenceTtlMs: 3_000,
   statsTtlMs: 2_000,
   wait: justInTimeStrategy({ maxMs: 250 }),

@@ -6,7 +6,13 @@ import { quarantineKeyFor } from "../quarantine/quarantine.ts";
 import { now } from "./clock.ts";
 import { backoff, evalScript, once } from "./eval-script.ts";
 import { giveUp } from "./give-up.ts";
-import { ordered, type ArgsOf, type KeysOf, type ManifestScript, type ReplyOf } from "./manifest.ts";
+import {
+  ordered,
+  type ArgsOf,
+  type KeysOf,
+  type ManifestScript,
+  type ReplyOf,
+} from "./manifest.ts";
 import { LATE, TOMBSTONED, type Operation } from "./operation.ts";
 import { named, splitReply } from "./reply.ts";
 import { sleep } from "./sleep.ts";
@@ -58,7 +64,8 @@ export async function run<S extends ManifestScript>(
   const keys = ordered(script.keys, call.keys) as string[];
   const args = ordered(script.args, call.args);
   if (!script.protocol) return plain(ctx, script, call, keys, args);
-  if (call.op === undefined) throw new TypeError(`${call.what}: a protocol call needs an operation`);
+  if (call.op === undefined)
+    throw new TypeError(`${call.what}: a protocol call needs an operation`);
   return operation(ctx, script, call, call.op, keys, args);
 }
 
@@ -92,7 +99,10 @@ async function operation<S extends ManifestScript>(
   args: (string | number)[],
 ): Promise<RunResult<S>> {
   const { policy, clock } = ctx;
-  const budgetMs = Math.max(1, Math.min(call.budgetMs ?? policy.retryWindowMs, policy.retryWindowMs));
+  const budgetMs = Math.max(
+    1,
+    Math.min(call.budgetMs ?? policy.retryWindowMs, policy.retryWindowMs),
+  );
   const firstSent = now();
   const budgetEnd = firstSent + budgetMs;
   // The latest server time a copy may apply: the budget from the latest the server clock can
@@ -104,7 +114,13 @@ async function operation<S extends ManifestScript>(
   let ambiguous: Error | undefined;
   const what = call.what;
   const settle = () =>
-    giveUp(ctx, script, { what, op, recordKey: engineKeys[0]!, cause: ambiguous, signal: call.signal });
+    giveUp(ctx, script, {
+      what,
+      op,
+      recordKey: engineKeys[0]!,
+      cause: ambiguous,
+      signal: call.signal,
+    });
   for (let attempt = 1; ; attempt++) {
     if (call.signal?.aborted) throw new AbortedError(what, call.signal.reason);
     const sentAt = now();
@@ -112,7 +128,13 @@ async function operation<S extends ManifestScript>(
     const evalCall = { operation: what, keys: [...keys, ...engineKeys], args: [...args, ...tail] };
     let raw: unknown;
     try {
-      raw = await once(ctx.backend, script, { ...evalCall, retrySafe: true, signal: call.signal }, policy, () => requests++);
+      raw = await once(
+        ctx.backend,
+        script,
+        { ...evalCall, retrySafe: true, signal: call.signal },
+        policy,
+        () => requests++,
+      );
     } catch (error) {
       const retry = resendable(error, ambiguous !== undefined);
       if (retry === "settle") {

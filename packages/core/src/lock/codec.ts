@@ -75,7 +75,10 @@ export function decodeAcquire(reply: unknown): AcquireReply {
 }
 
 /** The Lock's own acquire reply (by name, through the engine, which took the server time off). */
-export function decodeLockAcquire(r: ReplyOf<typeof acquireScript>, serverMs: number): AcquireReply {
+export function decodeLockAcquire(
+  r: ReplyOf<typeof acquireScript>,
+  serverMs: number,
+): AcquireReply {
   if (r.status === 1 || r.status === 2) {
     const status = r.status === 1 ? "granted" : "reentered";
     return { status, fence: r.fence, count: r.count, pttl: r.pttl, version: r.version };

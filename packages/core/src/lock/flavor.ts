@@ -94,6 +94,11 @@ export function unversionedExtend(
 ): LockOps["extend"] {
   return async (ref, p) => {
     const r = await extend(ref, p.fence, p.leaseMs);
-    return { status: r.renewed ? "renewed" : "gone", version: p.version, pttl: p.leaseMs, sentAt: r.sentAt };
+    return {
+      status: r.renewed ? "renewed" : "gone",
+      version: p.version,
+      pttl: p.leaseMs,
+      sentAt: r.sentAt,
+    };
   };
 }

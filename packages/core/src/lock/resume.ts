@@ -31,7 +31,10 @@ export function parseLease(
     }
   }
   const version = l["version"];
-  if (version !== undefined && (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0))
+  if (
+    version !== undefined &&
+    (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0)
+  )
     throw new InvalidArgumentError("lease.version", "must be a non-negative integer");
   return lease as SerializedLease;
 }

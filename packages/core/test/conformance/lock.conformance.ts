@@ -231,6 +231,49 @@ export function runLockConformance(target: LockConformanceTarget): void {
       await held.release();
     });
 
+    // A Worker makes a client per request: its first request has no server time, only its wall
+    // clock (trusted within clockErrorMs, default 1 s). The protocol must not cost it a request.
+    for (const skewMs of [0, 900, -900]) {
+      it(`a fresh client (wall clock ${skewMs} ms off) acquires, renews and releases in one request each`, async () => {
+        const prefix = keyPrefix();
+        const warm = makeTestClient(await target.makeRedis(), { prefix });
+        const warmHeld = await warm.client.lock("fresh").acquire();
+        await warmHeld.extend(5_000); // every script loaded: NOSCRIPT would cost one more
+        await warmHeld.release();
+        const wallClock = () => Date.now() + skewMs;
+        const { client, requests } = makeTestClient(await target.makeRedis(), {
+          prefix,
+          wallClock,
+        });
+        const held = await client.lock("fresh").acquire({ leaseMs: 10_000 });
+        expect(requests.total).toBe(1);
+        await held.extend(10_000);
+        expect(requests.total).toBe(2);
+        await held.release();
+        expect(requests.total).toBe(3);
+        const fresh = makeTestClient(await target.makeRedis(), { prefix, wallClock });
+        const kept = await fresh.client.lock("fresh").acquire(); // kept alive: renewed by the keeper
+        await kept.release();
+        expect(fresh.requests.total).toBe(2);
+      });
+    }
+
+    it("a fresh client whose wall clock is off by more than clockErrorMs pays one resend, not a failure", async () => {
+      const prefix = keyPrefix();
+      const warm = makeTestClient(await target.makeRedis(), { prefix });
+      await (await warm.client.lock("skewed").acquire()).release();
+      const { client, requests } = makeTestClient(await target.makeRedis(), {
+        prefix,
+        wallClock: () => Date.now() - 60_000,
+      });
+      const held = await client.lock("skewed").acquire({ leaseMs: 10_000 });
+      // refused as late (its deadline was a minute in the server's past), resent with the server time
+      expect(requests.total).toBe(2);
+      await held.release();
+      expect(requests.total).toBe(3);
+      expect(await client.lock("skewed").isLocked()).toBe(false);
+    });
+
     it("toJSON/resume hands a lease to another client that can extend and release it", async () => {
       const first = await make();
       const held = await first.client.lock("handoff").acquire({ leaseMs: 5_000 });

@@ -36,7 +36,8 @@ export function lateCopyBackend(inner: Backend) {
       if (action.kind === "hold") {
         held.push(args);
         return new Promise((_, reject) => {
-          const fail = () => reject(new TransportError("held back (runs later)", { ambiguous: true }));
+          const fail = () =>
+            reject(new TransportError("held back (runs later)", { ambiguous: true }));
           if (signal.aborted) fail();
           else signal.addEventListener("abort", fail, { once: true });
         });
