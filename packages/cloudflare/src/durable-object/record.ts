@@ -3,7 +3,8 @@ import type { KeeperReason, KeeperState, KeeperStatus } from "../protocol.ts";
 
 /** What the object stores about its one lease. All times are wall-clock epoch ms. */
 export interface KeptLease {
-  readonly lease: SerializedLease;
+  /** Updated with the lease version each renewal leaves on the server. */
+  lease: SerializedLease;
   /** Lease the keeper renews to. */
   readonly leaseMs: number;
   readonly intervalMs: number;

@@ -2,7 +2,12 @@ import { createClient, type HeldLock, type Keeper, type LockErrorCode } from "@e
 import type { KeptLease } from "./record.ts";
 
 export type RenewOutcome =
-  | { readonly kind: "renewed"; readonly expiresAt: number }
+  | {
+      readonly kind: "renewed";
+      readonly expiresAt: number;
+      /** The lease version the renewal left on the server: the next renewal carries it. */
+      readonly version?: number | undefined;
+    }
   | { readonly kind: "gone" }
   | { readonly kind: "failed"; readonly error: unknown };
 
@@ -33,8 +38,9 @@ export function redisOps(redis: { url: string; token: string }) {
     async renew(rec: KeptLease, leaseMs: number): Promise<RenewOutcome> {
       const sentAt = Date.now();
       try {
-        await view(rec).extend(leaseMs);
-        return { kind: "renewed", expiresAt: sentAt + leaseMs };
+        const held = view(rec);
+        await held.extend(leaseMs);
+        return { kind: "renewed", expiresAt: sentAt + leaseMs, version: held.toJSON().version };
       } catch (error) {
         return codeOf(error) === "NOT_HELD" ? { kind: "gone" } : { kind: "failed", error };
       }

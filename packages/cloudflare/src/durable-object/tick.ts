@@ -32,6 +32,8 @@ async function renew(store: LeaseStore, ops: RedisOps, rec: KeptLease, at: numbe
   if (!cur || cur.state !== "kept" || cur.releasing || cur.lease.fence !== rec.lease.fence) return;
   if (outcome.kind === "renewed") {
     cur.expiresAt = outcome.expiresAt;
+    // Renewals are ordered by the lease version: carrying the last one saves a stale round trip.
+    if (outcome.version !== undefined) cur.lease = { ...cur.lease, version: outcome.version };
     cur.renewals++;
     cur.dueAt = Date.now() + cur.intervalMs;
   } else if (outcome.kind === "gone") {

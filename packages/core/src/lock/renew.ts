@@ -42,8 +42,8 @@ export async function renewHold(hold: Hold, leaseMs: number): Promise<RenewOutco
       return "gone";
     }
     hold.version = Math.max(hold.version, r.version);
-    hold.provisional = false;
     if (r.status === "renewed") {
+      hold.provisional = false;
       lease.renewed(sentAt, leaseMs);
       return "renewed";
     }
