@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clusterRoute, combineReplies } from "../src/backend/cluster-route.ts";
-import { byAddress, nextScanCursor, scanStep } from "../src/backend/cluster-scan.ts";
-import { isClusterRefusal, ReplyError } from "../src/backend/backend.ts";
+import { byAddress, clusterRoute, combineReplies, nextScanCursor, scanStep } from "../src/index.ts";
 
 describe("Redis Cluster routing of raw commands", () => {
   it("scripts go by KEYS[1]; keyless scripts and commands to any node", () => {
@@ -51,17 +49,5 @@ describe("Redis Cluster routing of raw commands", () => {
       "a:1",
       "b:2",
     ]);
-  });
-
-  it("TRYAGAIN and CLUSTERDOWN are refusals before running; other replies are not", () => {
-    expect(
-      isClusterRefusal(new ReplyError("TRYAGAIN Multiple keys request during rehashing of slot")),
-    ).toBe(true);
-    expect(
-      isClusterRefusal(new ReplyError("Command failed: CLUSTERDOWN The cluster is down")),
-    ).toBe(true);
-    expect(isClusterRefusal(new ReplyError("ERR Error running script: TRYAGAINX"))).toBe(false);
-    expect(isClusterRefusal(new ReplyError("NOSCRIPT No matching script"))).toBe(false);
-    expect(isClusterRefusal(new Error("TRYAGAIN"))).toBe(false);
   });
 });

@@ -55,8 +55,8 @@ const ON_MASTERS = new Map<string, MastersCombine>([
  * Where Redis Cluster runs a command: on the master of its first key's slot, on any node, on
  * every master, or (SCAN) on each master in turn. Raw commands carry no key positions, so they
  * come from this table, which covers what edgelock and its tests send and the usual data
- * commands; any other command is taken to have its key first. The rest-server routes with this
- * same table (through `@edgelock/core/cluster`).
+ * commands; any other command is taken to have its key first. The core's cluster backend and the
+ * rest-server both route with this table.
  */
 export function clusterRoute(args: readonly (string | number)[]): ClusterRoute {
   const name = String(args[0] ?? "").toUpperCase();
