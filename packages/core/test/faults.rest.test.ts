@@ -58,7 +58,8 @@ describe("exactly-once over a faulty HTTP path", () => {
     const { client, events } = make({ requestTimeoutMs: 300 });
     await current().faults.add({ kind: "hang", execute: true, match: acquireScript.sha });
     const lock = client.lock("hang");
-    const held = await lock.acquire();
+    // A call's budget is its waitMs plus one request timeout: the retry needs some wait budget.
+    const held = await lock.acquire({ waitMs: 1_000 });
     const retried = eventsOf(events, "retried");
     expect(retried.length).toBe(1);
     expect(await lock.holdCount()).toBe(1);

@@ -57,6 +57,7 @@ export async function acquireLock(
   const attempt = async (
     queue: boolean,
     returnWithinMs: number,
+    deadline: number,
   ): Promise<AttemptOutcome<Granted>> => {
     const opId = (lastOp = randomId());
     try {
@@ -66,6 +67,7 @@ export async function acquireLock(
         returnWithinMs,
         opId,
         signal: opts.signal,
+        deadline,
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned")

@@ -34,10 +34,12 @@ export interface LockOps {
     fence: number,
     opId: string,
   ): Promise<{ released: boolean; remaining: number }>;
+  /** Sets the hold's lease; `signal` (the keeper's stop) cancels a renewal the hold no longer needs. */
   extend(
     ref: LockRef,
     fence: number,
     leaseMs: number,
+    signal?: AbortSignal,
   ): Promise<{ renewed: boolean; sentAt: number }>;
   /** Leaves the queue and undoes whatever operation `opId` may have taken. Safe to repeat. */
   abandon(ref: LockRef, opId: string): Promise<boolean>;

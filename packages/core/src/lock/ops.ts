@@ -1,5 +1,5 @@
 import type { ClientContext } from "../config.ts";
-import { evalScript, type EvalResult } from "../engine/eval-script.ts";
+import { evalScript, type EvalResult, type RunOptions } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { LockKeys } from "../keys.ts";
 import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
@@ -37,21 +37,23 @@ export interface AcquireParams {
   readonly returnWithinMs: number;
   readonly opId: string;
   readonly signal?: AbortSignal | undefined;
+  /** The wait's budget (monotonic ms), which this attempt's requests and retries must not outlast. */
+  readonly deadline?: number | undefined;
 }
 
+/** Runs one of a lock's scripts; every one is read-only, idempotent or guarded by an operation id. */
 export function run(
   ref: LockRef,
   script: Script,
   operation: string,
   keys: string[],
   args: (string | number)[],
-  retrySafe: boolean,
-  signal?: AbortSignal,
+  how: RunOptions = {},
 ): Promise<EvalResult> {
   return evalScript(
     ref.ctx.backend,
     script,
-    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe, signal },
+    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, ...how },
     ref.ctx.policy,
     ref.ctx.emit,
   );
@@ -90,8 +92,7 @@ export async function acquireOnce(
       keys.channelPrefix,
       ...quarantineArgs(ctx),
     ],
-    true,
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   return { reply: decodeAcquire(reply), sentAt };
 }
@@ -112,19 +113,23 @@ export async function releaseOnce(ref: LockRef, fence: number, opId: string) {
       keys.channelPrefix,
       ctx.statsTtlMs,
     ],
-    true,
   );
   return decodeRelease(reply);
 }
 
-export async function extendOnce(ref: LockRef, fence: number, leaseMs: number) {
+export async function extendOnce(
+  ref: LockRef,
+  fence: number,
+  leaseMs: number,
+  signal?: AbortSignal,
+) {
   const { reply, sentAt } = await run(
     ref,
     extendScript,
     "extend",
     [ref.keys.lock],
     [ref.owner, String(fence), leaseMs],
-    true,
+    { signal },
   );
   return { ...decodeExtend(reply), sentAt };
 }
@@ -138,7 +143,6 @@ export async function abandonOnce(ref: LockRef, opId: string): Promise<boolean> 
     "abandon",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, opKey(ref, opId)],
     [ref.owner, ctx.operationRecordTtlMs, ctx.claimWindowMs, ctx.fenceTtlMs, keys.channelPrefix],
-    true,
   );
   return Array.isArray(reply) && Number(reply[0]) === 1;
 }
@@ -150,7 +154,7 @@ export async function inspectOnce(ref: LockRef): Promise<LockInfo> {
     "inspect",
     [ref.keys.lock, ref.keys.queue],
     [ref.owner],
-    true,
+    { readOnly: true },
   );
   return decodeInspect(reply);
 }
@@ -163,7 +167,6 @@ export async function forceUnlockOnce(ref: LockRef): Promise<boolean> {
     "forceUnlock",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines],
     [ctx.claimWindowMs, ctx.fenceTtlMs, keys.channelPrefix],
-    true,
   );
   return Array.isArray(reply) && Number(reply[0]) === 1;
 }

@@ -26,7 +26,8 @@ export async function acquireMulti(
     strategy: ctx.wait,
     requestTimeoutMs: ctx.policy.requestTimeoutMs,
     emit: ctx.emit,
-    attempt: () => attemptAll(ref, opts.leaseMs, opts.signal),
+    attempt: (_queue, _returnWithinMs, deadline) =>
+      attemptAll(ref, opts.leaseMs, opts.signal, deadline),
     leave: () => undefined,
   });
   if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };

@@ -11,13 +11,14 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
   return {
     tag,
     names: [name],
-    async acquire(owner, leaseMs, opId, signal): Promise<GroupAcquire> {
+    async acquire(owner, leaseMs, opId, how): Promise<GroupAcquire> {
       const { reply, sentAt } = await acquireOnce(ref(owner), {
         leaseMs,
         queue: false,
         returnWithinMs: 0,
         opId,
-        signal,
+        signal: how.signal,
+        deadline: how.deadline,
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return { busy: busyHint(0) };
@@ -37,8 +38,8 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
       const { released, remaining } = await releaseOnce(ref(owner), fences[0] ?? 0, opId);
       return { released: [released], remaining: [remaining] };
     },
-    async extend(owner, fences, leaseMs) {
-      const { renewed, sentAt } = await extendOnce(ref(owner), fences[0] ?? 0, leaseMs);
+    async extend(owner, fences, leaseMs, signal) {
+      const { renewed, sentAt } = await extendOnce(ref(owner), fences[0] ?? 0, leaseMs, signal);
       return { renewed: [renewed], sentAt };
     },
   };

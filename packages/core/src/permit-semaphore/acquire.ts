@@ -29,8 +29,8 @@ export async function acquirePermit(
     name: ref.name,
     waitMs,
     signal,
-    attempt: async ({ opId, queue, returnWithinMs }) => {
-      const p = { waiter, leaseMs, queue, returnWithinMs, opId, signal };
+    attempt: async ({ opId, queue, returnWithinMs, deadline }) => {
+      const p = { waiter, leaseMs, queue, returnWithinMs, opId, signal, deadline };
       const { reply, sentAt } = await acquireOnce(ref, p);
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return "abandoned";

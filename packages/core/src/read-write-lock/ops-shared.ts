@@ -22,7 +22,6 @@ export function abandon(script: typeof s.abandonReadScript) {
       script.name,
       [...head, opKey(ref, opId)],
       [ref.owner, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
-      true,
     );
     return Array.isArray(reply) && Number(reply[0]) === 1;
   };
@@ -37,7 +36,7 @@ export function inspect(side: "r" | "w") {
       "inspect",
       [k.lock, k.queueDeadlines, k.readers, k.readerHolds],
       [ref.owner, side],
-      true,
+      { readOnly: true },
     );
     return decodeInspect(reply);
   };
@@ -46,14 +45,11 @@ export function inspect(side: "r" | "w") {
 export function forceUnlock(side: "r" | "w") {
   return async (ref: LockRef): Promise<boolean> => {
     const { head, k } = allKeys(ref);
-    const { reply } = await run(
-      ref,
-      s.forceUnlockScript,
-      "forceUnlock",
-      head,
-      [side, ref.ctx.fenceTtlMs, k.channelPrefix],
-      true,
-    );
+    const { reply } = await run(ref, s.forceUnlockScript, "forceUnlock", head, [
+      side,
+      ref.ctx.fenceTtlMs,
+      k.channelPrefix,
+    ]);
     return Array.isArray(reply) && Number(reply[0]) === 1;
   };
 }

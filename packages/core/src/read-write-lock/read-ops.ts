@@ -23,8 +23,7 @@ async function acquireRead(ref: LockRef, p: AcquireParams) {
       k.channelPrefix,
       ...quarantineArgs(ctx),
     ],
-    true,
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   return { reply: decodeAcquire(reply), sentAt };
 }
@@ -38,12 +37,11 @@ async function releaseRead(ref: LockRef, fence: number, opId: string) {
     "read release",
     [...head, opKey(ref, opId)],
     [ref.owner, String(fence), ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
-    true,
   );
   return decodeRelease(reply);
 }
 
-async function extendRead(ref: LockRef, fence: number, leaseMs: number) {
+async function extendRead(ref: LockRef, fence: number, leaseMs: number, signal?: AbortSignal) {
   const { k } = allKeys(ref);
   const { reply, sentAt } = await run(
     ref,
@@ -51,7 +49,7 @@ async function extendRead(ref: LockRef, fence: number, leaseMs: number) {
     "read extend",
     [k.readers, k.readerHolds],
     [ref.owner, String(fence), leaseMs],
-    true,
+    { signal },
   );
   return { ...decodeExtend(reply), sentAt };
 }

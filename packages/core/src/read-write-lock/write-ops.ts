@@ -19,8 +19,7 @@ async function acquireWrite(ref: LockRef, p: AcquireParams) {
     "write acquire",
     [...head, k.stats, opKey(ref, p.opId), quarantineKey(ctx, ref.name)],
     fairAcquireArgs(ref, p, k.channelPrefix),
-    true,
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   if (Array.isArray(reply) && Number(reply[0]) === -2) throw new UpgradeError(ref.name);
   return { reply: decodeAcquire(reply), sentAt };
@@ -42,7 +41,6 @@ async function releaseWrite(ref: LockRef, fence: number, opId: string) {
       k.channelPrefix,
       ctx.statsTtlMs,
     ],
-    true,
   );
   return decodeRelease(reply);
 }
