@@ -1,10 +1,9 @@
 import { harness } from "@edgelock/testkit";
-import { dirname } from "node:path";
+import { runWorker, type RunningWorker } from "@edgelock/testkit/worker";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWorker, type RunningWorker } from "@edgelock/testkit/worker";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const root = fileURLToPath(new URL("../cloudflare-worker", import.meta.url));
 
 // The template as deployed: wrangler's dry-run bundle, served by workerd (Miniflare) against the
 // local rest-server — the same way `wrangler dev` runs it with .dev.vars.
@@ -60,6 +59,18 @@ describe("examples/cloudflare-worker", () => {
       `[example worker] ${n} concurrent increments: ${n} with the lock, ${value} without (${n - value} lost)`,
     );
     expect(value).toBeGreaterThanOrEqual(1); // how many are lost depends on timing: shown, not asserted
+  });
+
+  it("POST /orders/:id/pay (the Workers guide's handler) charges an order once however many race", async () => {
+    const id = crypto.randomUUID();
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, () => fetch(`${worker.url}/orders/${id}/pay`, { method: "POST" })),
+    );
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as Array<{
+      status: string;
+    }>;
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(bodies.map((b) => b.status).sort()).toEqual(["charged", "paid", "paid", "paid"]);
   });
 
   it("streams a report while holding the lock", async () => {

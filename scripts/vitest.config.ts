@@ -1,11 +1,11 @@
 import { defineProject } from "vitest/config";
 
+// Tests of the repository's own scripts (check:docs).
 export default defineProject({
   test: {
-    name: "example-cloudflare-worker",
+    name: "scripts",
     include: ["test/**/*.test.ts"],
-    globalSetup: ["../../packages/testkit/src/global-setup.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

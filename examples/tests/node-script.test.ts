@@ -1,14 +1,12 @@
 import { createClient } from "@edgelock/core";
 import { harness, keyPrefix } from "@edgelock/testkit";
-import { Redis } from "@upstash/redis";
 import { expect, it } from "vitest";
-import { runNightlyJob } from "../src/job.ts";
+import { runNightlyJob } from "../node-script/src/job.ts";
 
 it("two instances started together: one runs the job, the other skips", async () => {
   const h = harness();
   const prefix = keyPrefix();
-  const instance = () =>
-    createClient({ redis: new Redis({ url: h.restUrl, token: h.restToken }), prefix });
+  const instance = () => createClient({ redis: { url: h.restUrl, token: h.restToken }, prefix });
   const lines: string[] = [];
   const outcomes = await Promise.all(
     [instance(), instance()].map((c) =>

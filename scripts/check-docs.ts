@@ -1,0 +1,30 @@
+// pnpm check:docs — every TypeScript/JavaScript block of README.md, docs/*.md and the package and
+// example READMEs, typechecked against the packed packages (run `pnpm build` first); every
+// `<!-- file: … -->` block compared with its file. Conventions: scripts/docs/README.md.
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkDocs, docFiles } from "./docs/check-docs.ts";
+import { makeSnippetProject } from "./docs/snippet-project.ts";
+import { packPublicPackages } from "./lib/public-packages.ts";
+
+const started = performance.now();
+const packs = join(tmpdir(), `edgelock-docs-packs-${process.pid}`);
+const tarballs = await packPublicPackages(packs);
+const project = await makeSnippetProject({ tarballs });
+try {
+  const files = await docFiles();
+  const report = await checkDocs(files, project);
+  for (const f of report.failures) console.error(`${f.file}:${f.line}: ${f.message}`);
+  for (const s of report.skipped) console.log(`skipped ${s.file}:${s.line}: ${s.reason}`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `check:docs: ${files.length} files, ${report.checked} snippets typechecked, ` +
+      `${report.verbatim} compared with their file, ${report.skipped.length} skipped: ` +
+      `${report.failures.length} failure(s) in ${seconds} s`,
+  );
+  process.exitCode = report.failures.length > 0 ? 1 : 0;
+} finally {
+  await rm(project, { recursive: true, force: true });
+  await rm(packs, { recursive: true, force: true });
+}
