@@ -2,11 +2,12 @@ import { resolveBackend } from "./backend/resolve.ts";
 import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
 import { InvalidArgumentError } from "./errors.ts";
 import { safeSink } from "./events.ts";
-import { timerKeeper } from "./lease/keeper.ts";
+import { timerKeeper, type Keeper } from "./lease/keeper.ts";
 import { resolveQuarantine } from "./quarantine/quarantine.ts";
 import { randomId } from "./ids.ts";
 import { validateMs, validateName, validateObject } from "./validate.ts";
 import { justInTimeStrategy } from "./wait/just-in-time.ts";
+import type { WaitStrategy } from "./wait/strategy.ts";
 
 /**
  * What every client factory shares: the options resolved into a `ClientContext`, and the set of
@@ -46,7 +47,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
   const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, {
     min: 1,
   });
-  const wait = o.wait ?? justInTimeStrategy();
+  const wait = o.wait === undefined ? justInTimeStrategy() : validateWait(o.wait);
   const context: ClientContext = {
     backend: resolveBackend(o.redis),
     prefix,
@@ -65,7 +66,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
       claimWindowMs,
       returnWithinMs: wait.maxDelayMs + requestTimeoutMs,
     }),
-    keeper: o.keeper ?? timerKeeper(),
+    keeper: o.keeper === undefined ? timerKeeper() : validateKeeper(o.keeper),
     wait,
     emit,
     background(work) {
@@ -75,6 +76,33 @@ export function resolveContext(options: ClientOptions): ClientContext {
   };
   pending.set(context, set);
   return context;
+}
+
+/** `options.keeper`: an object with `keep(task)`, such as `timerKeeper()` or an adapter's keeper. */
+function validateKeeper(keeper: unknown): Keeper {
+  if (typeof (keeper as Keeper | null)?.keep !== "function")
+    throw new InvalidArgumentError(
+      "options.keeper",
+      "must be a Keeper, an object with keep(task): timerKeeper(), or waitUntilKeeper()/vercelKeeper() from the adapters",
+    );
+  return keeper as Keeper;
+}
+
+/** `options.wait`: an object with `nextDelay(hint)` and a finite `maxDelayMs` (ms). */
+function validateWait(wait: unknown): WaitStrategy {
+  const w = wait as Partial<WaitStrategy> | null;
+  if (typeof w?.nextDelay !== "function")
+    throw new InvalidArgumentError(
+      "options.wait",
+      "must be a WaitStrategy, an object with nextDelay(hint): justInTimeStrategy() or backoffStrategy()",
+    );
+  const max = w.maxDelayMs;
+  if (typeof max !== "number" || !Number.isFinite(max) || max < 0)
+    throw new InvalidArgumentError(
+      "options.wait.maxDelayMs",
+      `must be a finite number of milliseconds ≥ 0, got ${String(max)}`,
+    );
+  return wait as WaitStrategy;
 }
 
 /** The owner id of a new handle: the caller's `{ owner }` (validated), else a fresh random id. */

@@ -1,5 +1,6 @@
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { maskId, randomId } from "../ids.ts";
+import { keptOrGivenBack } from "../lease/renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
 import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
@@ -104,6 +105,13 @@ export async function acquireLock(
   }).finally(end);
   if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
   const { view, reentrant } = result.granted;
+  const hold = holds.get(view.fence);
+  if (hold)
+    await keptOrGivenBack(
+      ref.name,
+      () => hold.startKeeping(),
+      () => view.release(),
+    );
   ctx.emit({
     type: "acquired",
     name: ref.name,
@@ -132,7 +140,9 @@ function adopt(
     existing.lease.confirm(grant.sentAt, Math.max(grant.pttl, 0));
     return new HeldLockView(existing);
   }
-  const hold: Hold = new Hold(
+  // Declared first: `onEnd` may run before construction completes, and must not hit the TDZ.
+  let hold: Hold | undefined = undefined;
+  hold = new Hold(
     ref,
     {
       fence: grant.fence,
@@ -145,7 +155,7 @@ function adopt(
     () => {
       // Deferred: this runs inside `new Hold` when the grant's lease ran out before its answer came.
       queueMicrotask(() => {
-        if (holds.get(grant.fence) === hold) holds.delete(grant.fence);
+        if (hold !== undefined && holds.get(grant.fence) === hold) holds.delete(grant.fence);
       });
     },
   );

@@ -26,14 +26,26 @@ export class Hold {
   #views = 0;
   readonly #stop = new AbortController();
   readonly #onEnd: () => void;
+  readonly #init: HoldInit;
+  #keeping: Promise<void> | undefined;
 
   constructor(ref: LockRef, init: HoldInit, onEnd: () => void) {
     this.ref = ref;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
     this.#onEnd = onEnd;
+    this.#init = init;
     this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
-    if (init.keepAlive) this.#startKeeper(init.sentAt, init.maxHoldMs);
+  }
+
+  /**
+   * Hands a kept-alive hold to the keeper, once (a re-entry shares the first one's keeper).
+   * Rejects with the keeper's error when it cannot take the hold.
+   */
+  startKeeping(): Promise<void> {
+    if (!this.#init.keepAlive || !this.lease.active) return Promise.resolve();
+    this.#keeping ??= this.#startKeeper(this.#init.sentAt, this.#init.maxHoldMs);
+    return this.#keeping;
   }
 
   attach(): void {
@@ -67,16 +79,16 @@ export class Hold {
     this.#onEnd();
   }
 
-  #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
+  #startKeeper(startedAt: number, maxHoldMs: number | undefined): Promise<void> {
     const ref = this.ref;
-    keepHold(
+    return keepHold(
       this.#identity(),
       {
         lease: this.lease,
         leaseMs: () => this.leaseMs,
         startedAt,
         maxHoldMs,
-        extend: (ms) => opsOf(ref).extend(ref, this.fence, ms),
+        extend: (ms, signal) => opsOf(ref).extend(ref, this.fence, ms, signal),
         serialize: () => this.serialize(),
       },
       this.#stop.signal,
