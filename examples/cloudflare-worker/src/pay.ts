@@ -16,7 +16,7 @@ export async function pay(id: string, env: Bindings, ctx: ExecutionContext): Pro
     return Response.json({ status: "charged", fence: held.fence });
   } catch (error) {
     if (!(error instanceof AcquireTimeoutError)) throw error;
-    return Response.json({ error: "busy" }, { status: 423, headers: { "retry-after": "5" } });
+    return Response.json({ error: "busy" }, { status: 423, headers: { "retry-after": "1" } });
   } finally {
     ctx.waitUntil(client.settled()); // background cleanups outlive the response
   }
