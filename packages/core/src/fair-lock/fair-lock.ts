@@ -42,8 +42,11 @@ export class FairLock {
     return this.#lock.acquire(options);
   }
 
-  /** One attempt that never queues: the hold, or `null` when held or when live waiters are queued. */
-  tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldLock | null> {
+  /**
+   * `acquire` that answers `null` instead of throwing when not acquired within `waitMs`. Without
+   * `waitMs`, one attempt that never queues: `null` when held or when live waiters are queued.
+   */
+  tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
     return this.#lock.tryAcquire(options);
   }
 

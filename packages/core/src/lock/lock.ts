@@ -1,5 +1,5 @@
 import type { ClientContext } from "../config.ts";
-import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
+import { AcquireTimeoutError } from "../errors.ts";
 import { lockKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction } from "../validate.ts";
@@ -44,15 +44,18 @@ export class Lock {
     throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts);
   }
 
-  /** One attempt, never waits and never queues: the hold, or `null` when the lock is busy. */
-  async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldLock | null> {
-    const o = { ...(options ?? {}), waitMs: 0 };
-    if (options !== undefined && (typeof options !== "object" || options === null)) {
-      throw new InvalidArgumentError("options", "must be an options object");
-    }
-    return (
-      await acquireLock(this.#ref, this.#holds, resolveAcquireOptions(this.#ref, o, { waitMs: 0 }))
-    ).held;
+  /**
+   * Like `acquire`, but not getting the lock is a value, not an error (Redisson's
+   * `tryLock(waitTime, leaseTime)`): the hold, or `null` when the lock is still busy after
+   * `waitMs`. Without `waitMs`, one attempt that never waits and never queues.
+   * @throws AbortedError when `signal` aborts; BackendError / OutcomeUnknownError as `acquire`.
+   * @example
+   * const held = await lock.tryAcquire({ waitMs: 2_000 });
+   * if (held === null) return new Response("busy", { status: 409 });
+   */
+  async tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
+    const opts = resolveAcquireOptions(this.#ref, options, { waitMs: 0 });
+    return (await acquireLock(this.#ref, this.#holds, opts)).held;
   }
 
   /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */

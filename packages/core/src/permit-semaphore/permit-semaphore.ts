@@ -4,7 +4,7 @@ import { randomId } from "../ids.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { MAX_PERMITS } from "../semaphore/acquire.ts";
-import { validateFunction, validateInteger, validateName, validateObject } from "../validate.ts";
+import { validateFunction, validateInteger, validateName } from "../validate.ts";
 import { acquirePermit } from "./acquire.ts";
 import { HeldPermit } from "./held-permit.ts";
 import { changeOnce, inspectOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
@@ -59,11 +59,13 @@ export class PermitExpirableSemaphore {
     return acquirePermit(this.#ref, options);
   }
 
-  /** One attempt, never waits and never overtakes queued waiters: a permit, or `null`. */
-  async tryAcquire(options?: Omit<PermitAcquireOptions, "waitMs">): Promise<Permit | null> {
-    const o = validateObject("options", options);
+  /**
+   * `acquire` that answers `null` instead of throwing when no permit was acquired within
+   * `waitMs`. Without `waitMs`, one attempt that never waits and never overtakes queued waiters.
+   */
+  async tryAcquire(options?: PermitAcquireOptions): Promise<Permit | null> {
     try {
-      return await acquirePermit(this.#ref, { ...o, waitMs: 0 });
+      return await acquirePermit(this.#ref, options);
     } catch (error) {
       if (error instanceof AcquireTimeoutError) return null;
       throw error;

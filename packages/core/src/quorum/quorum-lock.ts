@@ -121,11 +121,12 @@ export class QuorumLock {
     throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts);
   }
 
-  /** One attempt: the hold, or `null` when others hold it. Throws `QuorumError` when no majority answered. */
-  async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldQuorumLock | null> {
-    if (options !== undefined && (typeof options !== "object" || options === null))
-      throw new InvalidArgumentError("options", "must be an options object");
-    return (await acquireQuorum(this.#ref, this.#resolve({ ...(options ?? {}), waitMs: 0 }))).held;
+  /**
+   * `acquire` that answers `null` instead of throwing when others held it throughout `waitMs`
+   * (without `waitMs`: one attempt). Throws `QuorumError` when no majority answered.
+   */
+  async tryAcquire(options?: AcquireOptions): Promise<HeldQuorumLock | null> {
+    return (await acquireQuorum(this.#ref, this.#resolve(options))).held;
   }
 
   /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */

@@ -41,8 +41,11 @@ export class ReadWriteLockSide {
     return this.#lock.acquire(options);
   }
 
-  /** One attempt, never queues: the hold, or `null` when busy. Throws `UpgradeError` like `acquire`. */
-  tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldLock | null> {
+  /**
+   * `acquire` that answers `null` instead of throwing when not acquired within `waitMs`; without
+   * `waitMs`, one attempt that never queues. Throws `UpgradeError` like `acquire`.
+   */
+  tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
     return this.#lock.tryAcquire(options);
   }
 
