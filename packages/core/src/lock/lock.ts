@@ -58,7 +58,14 @@ export class Lock {
     return (await acquireLock(this.#ref, this.#holds, opts)).held;
   }
 
-  /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   async withLock<T>(fn: (held: HeldLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
     validateFunction("fn", fn);
     return withHeld(await this.acquire(options), fn);

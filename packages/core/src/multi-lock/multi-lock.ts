@@ -60,7 +60,14 @@ export class MultiLock {
     return (await acquireMulti(this.#ref, this.#holds, opts)).held;
   }
 
-  /** Runs `fn` while holding every name, and releases them afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding every name, and releases them afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   async withLock<T>(
     fn: (held: HeldMultiLock) => Promise<T> | T,
     options?: AcquireOptions,

@@ -72,7 +72,14 @@ export class PermitExpirableSemaphore {
     }
   }
 
-  /** Runs `fn` while holding a permit, and releases it afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding a permit, and releases it afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   async withPermit<T>(
     fn: (permit: Permit) => Promise<T> | T,
     options?: PermitAcquireOptions,

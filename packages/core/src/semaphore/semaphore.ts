@@ -74,7 +74,11 @@ export class Semaphore {
     }
   }
 
-  /** Runs `fn` while holding the permits, and releases them afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding the permits, and releases them afterwards (also when `fn` throws):
+   * `fn`'s value, or `fn`'s own error unchanged (permits have no lease to lose). The release
+   * never replaces either.
+   */
   async withPermits<T>(
     fn: (hold: SemaphoreHold) => Promise<T> | T,
     options?: SemaphoreAcquireOptions,
