@@ -4,6 +4,7 @@
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkDeclarations } from "./docs/check-declarations.ts";
 import { checkDocs, docFiles } from "./docs/check-docs.ts";
 import { makeSnippetProject } from "./docs/snippet-project.ts";
 import { packPublicPackages } from "./lib/public-packages.ts";
@@ -14,16 +15,21 @@ const tarballs = await packPublicPackages(packs);
 const project = await makeSnippetProject({ tarballs });
 try {
   const files = await docFiles();
-  const report = await checkDocs(files, project);
+  const [report, declarations] = await Promise.all([
+    checkDocs(files, project),
+    checkDeclarations(tarballs),
+  ]);
   for (const f of report.failures) console.error(`${f.file}:${f.line}: ${f.message}`);
+  for (const f of declarations) console.error(`${f.file}: ${f.message}`);
+  const failures = report.failures.length + declarations.length;
   for (const s of report.skipped) console.log(`skipped ${s.file}:${s.line}: ${s.reason}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `check:docs: ${files.length} files, ${report.checked} snippets typechecked, ` +
-      `${report.verbatim} compared with their file, ${report.skipped.length} skipped: ` +
-      `${report.failures.length} failure(s) in ${seconds} s`,
+      `${report.verbatim} compared with their file, ${report.skipped.length} skipped, ` +
+      `published declarations in 2 user projects: ${failures} failure(s) in ${seconds} s`,
   );
-  process.exitCode = report.failures.length > 0 ? 1 : 0;
+  process.exitCode = failures > 0 ? 1 : 0;
 } finally {
   await rm(project, { recursive: true, force: true });
   await rm(packs, { recursive: true, force: true });
