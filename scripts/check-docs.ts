@@ -1,15 +1,20 @@
 // pnpm check:docs — every TypeScript/JavaScript block of README.md, docs/*.md and the package and
 // example READMEs, typechecked against the packed packages (run `pnpm build` first); every
-// `<!-- file: … -->` block compared with its file. Conventions: scripts/docs/README.md.
+// `<!-- file: … -->` block compared with its file (`--write` copies the files into their blocks
+// first). The conventions are in the README's "Working on it".
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkDeclarations } from "./docs/check-declarations.ts";
-import { checkDocs, docFiles } from "./docs/check-docs.ts";
+import { checkDocs, docFiles, writeFileBlocks } from "./docs/check-docs.ts";
 import { makeSnippetProject } from "./docs/snippet-project.ts";
 import { packPublicPackages } from "./lib/public-packages.ts";
 
 const started = performance.now();
+if (process.argv.includes("--write")) {
+  // Copies each file into its <!-- file: … --> block, then checks as usual.
+  for (const file of await writeFileBlocks(await docFiles())) console.log(`wrote ${file}`);
+}
 const packs = join(tmpdir(), `edgelock-docs-packs-${process.pid}`);
 const tarballs = await packPublicPackages(packs);
 const project = await makeSnippetProject({ tarballs });

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT } from "../lib/public-packages.ts";
 import { extractBlocks, isChecked, type CodeBlock } from "./extract-snippets.ts";
@@ -54,23 +54,8 @@ async function compareWithFile(
   block: CodeBlock,
   path: string,
 ): Promise<SnippetFailure | undefined> {
-  const [file, region] = path.split("#") as [string, string | undefined];
-  let text: string;
-  try {
-    text = await readFile(join(root, file), "utf8");
-  } catch {
-    return { file: block.file, line: block.line, message: `<!-- file: ${path} -->: no such file` };
-  }
-  if (region !== undefined) {
-    const found = regionOf(text, region);
-    if (found === undefined)
-      return {
-        file: block.file,
-        line: block.line,
-        message: `<!-- file: ${path} -->: no "// #region ${region}" … "// #endregion" in ${file}`,
-      };
-    text = found;
-  }
+  const text = await fileBlockText(root, path);
+  if (typeof text !== "string") return { file: block.file, line: block.line, message: text.error };
   const want = text.replace(/\n+$/, "");
   const got = block.code.replace(/\n+$/, "");
   if (want === got) return undefined;
@@ -82,9 +67,55 @@ async function compareWithFile(
     file: block.file,
     line: block.line + 1 + i,
     message:
-      `differs from ${path} (line ${i + 1}): copy the file into the block again\n` +
-      `      file: ${a[i] ?? "(end of file)"}\n      doc:  ${b[i] ?? "(end of block)"}`,
+      `differs from ${path} (line ${i + 1}): copy the file into the block again ` +
+      `(pnpm check:docs --write)\n      file: ${a[i] ?? "(end of file)"}\n      doc:  ${b[i] ?? "(end of block)"}`,
   };
+}
+
+/** What a `<!-- file: path[#region] -->` block must contain, or why there is nothing. */
+async function fileBlockText(root: string, path: string): Promise<string | { error: string }> {
+  const [file, region] = path.split("#") as [string, string | undefined];
+  let text: string;
+  try {
+    text = await readFile(join(root, file), "utf8");
+  } catch {
+    return { error: `<!-- file: ${path} -->: no such file` };
+  }
+  if (region === undefined) return text;
+  return (
+    regionOf(text, region) ?? {
+      error: `<!-- file: ${path} -->: no "// #region ${region}" … "// #endregion" in ${file}`,
+    }
+  );
+}
+
+/** Rewrites every `<!-- file: … -->` block of `files` from its file; returns the files changed. */
+export async function writeFileBlocks(
+  files: readonly string[],
+  root: string = ROOT,
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (const file of files) {
+    const markdown = await readFile(join(root, file), "utf8");
+    const lines = markdown.split("\n");
+    const { blocks } = extractBlocks(file, markdown);
+    for (const block of [...blocks].reverse()) {
+      if (block.directive.kind !== "file") continue;
+      const text = await fileBlockText(root, block.directive.path);
+      if (typeof text !== "string") continue; // reported by checkDocs
+      lines.splice(
+        block.line,
+        block.endLine - block.line - 1,
+        ...text.replace(/\n+$/, "").split("\n"),
+      );
+    }
+    const next = lines.join("\n");
+    if (next !== markdown) {
+      await writeFile(join(root, file), next);
+      changed.push(file);
+    }
+  }
+  return changed;
 }
 
 /** The lines between `// #region <name>` and the next `// #endregion`, without them. */

@@ -23,6 +23,8 @@ export interface CodeBlock {
   readonly file: string;
   /** 1-based line of the opening fence. */
   readonly line: number;
+  /** 1-based line of the closing fence. */
+  readonly endLine: number;
   /** The fence's language tag ("" when none). */
   readonly lang: string;
   readonly code: string;
@@ -70,6 +72,7 @@ export function extractBlocks(
     blocks.push({
       file,
       line: i + 1,
+      endLine: end + 1,
       lang: lang!.toLowerCase(),
       code,
       directive: pending?.directive ?? { kind: "none" },

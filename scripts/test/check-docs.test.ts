@@ -1,6 +1,9 @@
-import { rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDocs, type DocsReport } from "../docs/check-docs.ts";
+import { checkDocs, writeFileBlocks, type DocsReport } from "../docs/check-docs.ts";
+import { ROOT } from "../lib/public-packages.ts";
 import { makeSnippetProject } from "../docs/snippet-project.ts";
 
 // The checker itself, on a page with one mistake of each kind. The packages are linked from the
@@ -45,5 +48,22 @@ describe("check:docs", () => {
     expect(new Set(report.failures.map((f) => f.line))).toEqual(new Set([6, 21, 24, 27, 39]));
     expect(report.checked).toBe(4); // the three plain blocks, and the one with a reasonless skip
     expect(report.verbatim).toBe(2); // the whole file (differs), and a region of it (same)
+  });
+
+  it("--write copies each file into its block", async () => {
+    const root = await mkdtemp(join(tmpdir(), "edgelock-docs-write-"));
+    try {
+      await cp(join(ROOT, "scripts/test/fixtures"), join(root, "scripts/test/fixtures"), {
+        recursive: true,
+      });
+      const page = "scripts/test/fixtures/docs.md";
+      expect(await writeFileBlocks([page], root)).toEqual([page]);
+      expect(await readFile(join(root, page), "utf8")).toContain("export const answer = 42;");
+      const after = await checkDocs([page], project, root);
+      expect(after.failures.filter((f) => /differs from/.test(f.message))).toEqual([]);
+      expect(await writeFileBlocks([page], root)).toEqual([]); // nothing left to copy
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

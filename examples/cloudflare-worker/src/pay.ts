@@ -1,4 +1,3 @@
-import { AcquireTimeoutError } from "@edgelock/core";
 import { Redis } from "@upstash/redis/cloudflare";
 import type { ExecutionContext } from "hono";
 import { edgelock } from "./edgelock.ts";
@@ -8,15 +7,14 @@ import type { Bindings } from "./env.ts";
 export async function pay(id: string, env: Bindings, ctx: ExecutionContext): Promise<Response> {
   const client = edgelock(env, ctx);
   try {
-    await using held = await client.lock(`orders:${id}`).acquire({ waitMs: 5_000 });
+    await using held = await client.lock(`orders:${id}`).tryAcquire({ waitMs: 5_000 });
+    if (!held)
+      return Response.json({ error: "busy" }, { status: 423, headers: { "retry-after": "1" } });
     const orders = Redis.fromEnv(env);
     if (await orders.get(`example:order:${id}:paid`)) return Response.json({ status: "paid" });
     await chargeCard(id, held.signal); // pass the signal: it aborts if the lease is lost
     await orders.set(`example:order:${id}:paid`, held.fence);
     return Response.json({ status: "charged", fence: held.fence });
-  } catch (error) {
-    if (!(error instanceof AcquireTimeoutError)) throw error;
-    return Response.json({ error: "busy" }, { status: 423, headers: { "retry-after": "1" } });
   } finally {
     ctx.waitUntil(client.settled()); // background cleanups outlive the response
   }
