@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { freePort, run, startBackground, StepError, waitForHttp } from "./processes.ts";
 
@@ -172,7 +172,10 @@ console.log("keeper ok");
 /** examples/vercel-function: `next build` (Next.js type-checks the route), `next start`, requests. */
 export async function runVercelFunction(ctx: RunContext): Promise<void> {
   const dir = ctx.dirs.get("vercel-function")!;
+  const tsconfig = await readFile(join(dir, "tsconfig.json"), "utf8");
   await ctx.step("vercel-function: next build", () => npm(dir, ["run", "build"]));
+  const after = await readFile(join(dir, "tsconfig.json"), "utf8");
+  expect(after === tsconfig, "next build should find tsconfig.json as Next.js wants it", after);
   const port = await freePort();
   const server = startBackground(
     join(dir, "node_modules", ".bin", "next"),
