@@ -9,6 +9,7 @@ export default defineConfig({
       "examples/*/vitest.config.{ts,mts}",
       "bench/vitest.config.ts",
       "campaign/vitest.config.ts",
+      "scripts/vitest.config.ts",
     ],
   },
 });

@@ -1,10 +1,12 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/lock-entry.ts", "src/cluster-entry.ts"],
+  entry: ["src/index.ts", "src/lock-entry.ts"],
   format: ["esm"],
   dts: true,
   clean: true,
   target: "es2022",
   sourcemap: true,
+  // The private cluster routing table is bundled: the published core keeps zero dependencies.
+  noExternal: ["@edgelock/redis-cluster-routing"],
 });

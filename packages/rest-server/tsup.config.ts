@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   target: "node20",
   sourcemap: true,
+  // The private cluster routing table (shared with the core) is bundled, never a dependency.
+  noExternal: ["@edgelock/redis-cluster-routing"],
 });

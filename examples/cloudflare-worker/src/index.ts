@@ -5,18 +5,25 @@ import { Hono } from "hono";
 import { stream } from "hono/streaming";
 import { edgelock } from "./edgelock.ts";
 import type { AppEnv } from "./env.ts";
+import { pay } from "./pay.ts";
 
 // The keeper Durable Object lives in this Worker (binding LEASE_KEEPER in wrangler.jsonc).
 export { LeaseKeeper } from "@edgelock/cloudflare";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const app = new Hono<AppEnv>();
+
+// #region middleware
+// Each request to a counter route runs alone for its counter: 423 + Retry-After when busy 10 s.
 const oneAtATime = lockMiddleware<AppEnv>({
-  client: edgelock,
+  client: (c) => edgelock(c.env, c.executionCtx),
   name: (c) => `counter:${c.req.param("name")}`,
   waitMs: 10_000,
 });
+// #endregion middleware
 
-const app = new Hono<AppEnv>();
+// A plain handler (no middleware), as in the Workers guide.
+app.post("/orders/:id/pay", (c) => pay(c.req.param("id"), c.env, c.executionCtx));
 
 // Read-modify-write: without the lock, concurrent requests lose each other's updates.
 app.post("/counters/:name/increment", oneAtATime, async (c) => {

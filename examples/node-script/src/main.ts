@@ -1,9 +1,17 @@
-// Run: UPSTASH_REDIS_REST_URL=… UPSTASH_REDIS_REST_TOKEN=… pnpm start
+// Run: UPSTASH_REDIS_REST_URL=… UPSTASH_REDIS_REST_TOKEN=… npm start
 import { createClient } from "@edgelock/core";
-import { Redis } from "@upstash/redis";
 import { runNightlyJob } from "./job.ts";
 
-const edgelock = createClient({ redis: Redis.fromEnv() }); // on Node the timer keeper renews leases
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+
+// On Node the default timer keeper renews leases while the process lives.
+const edgelock = createClient({
+  redis: { url: env("UPSTASH_REDIS_REST_URL"), token: env("UPSTASH_REDIS_REST_TOKEN") },
+});
 const outcome = await runNightlyJob(edgelock);
 await edgelock.settled(); // background cleanups, if any, before the process exits
 console.log(outcome);

@@ -5,6 +5,9 @@ Usage:
   edgelock unlock <name> --force [--kind K] [--json] [--prefix P]
   edgelock --help | --version
 
+  Without installing it: npx @edgelock/cli inspect … (never "npx edgelock": that asks npm for an
+  unscoped package named edgelock, which is not this one)
+
 Commands:
   inspect           every lock and synchronizer under the prefix: holders, lease left, waiters
   inspect <name>    one name in detail (holders with counts and fences, waiters in order)

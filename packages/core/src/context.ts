@@ -3,11 +3,12 @@ import { ServerClock } from "./engine/server-clock.ts";
 import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
 import { InvalidArgumentError } from "./errors.ts";
 import { safeSink } from "./events.ts";
-import { timerKeeper } from "./lease/keeper.ts";
+import { timerKeeper, type Keeper } from "./lease/keeper.ts";
 import { resolveQuarantine } from "./quarantine/quarantine.ts";
 import { randomId } from "./ids.ts";
 import { validateMs, validateName, validateObject } from "./validate.ts";
 import { justInTimeStrategy } from "./wait/just-in-time.ts";
+import type { WaitStrategy } from "./wait/strategy.ts";
 
 /**
  * What every client factory shares: the options resolved into a `ClientContext`, and the set of
@@ -56,7 +57,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
   const claimWindowMs = validateMs("options.claimWindowMs", o.claimWindowMs ?? d.claimWindowMs, {
     min: 1,
   });
-  const wait = o.wait ?? justInTimeStrategy();
+  const wait = o.wait === undefined ? justInTimeStrategy() : validateWait(o.wait);
   const context: ClientContext = {
     backend: resolveBackend(o.redis),
     prefix,
@@ -75,7 +76,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
       claimWindowMs,
       returnWithinMs: wait.maxDelayMs + requestTimeoutMs,
     }),
-    keeper: o.keeper ?? timerKeeper(),
+    keeper: o.keeper === undefined ? timerKeeper() : validateKeeper(o.keeper),
     wait,
     emit,
     background(work) {
@@ -108,6 +109,33 @@ function resolveRecordTtl(
       `must be at least retryWindowMs + requestTimeoutMs + clockErrorMs + ${RECORD_MARGIN_SLACK_MS} (${min} ms), so that a retry and the settle after it find the record, got ${ttl} ms`,
     );
   return ttl;
+}
+
+/** `options.keeper`: an object with `keep(task)`, such as `timerKeeper()` or an adapter's keeper. */
+function validateKeeper(keeper: unknown): Keeper {
+  if (typeof (keeper as Keeper | null)?.keep !== "function")
+    throw new InvalidArgumentError(
+      "options.keeper",
+      "must be a Keeper, an object with keep(task): timerKeeper(), or waitUntilKeeper()/vercelKeeper() from the adapters",
+    );
+  return keeper as Keeper;
+}
+
+/** `options.wait`: an object with `nextDelay(hint)` and a finite `maxDelayMs` (ms). */
+function validateWait(wait: unknown): WaitStrategy {
+  const w = wait as Partial<WaitStrategy> | null;
+  if (typeof w?.nextDelay !== "function")
+    throw new InvalidArgumentError(
+      "options.wait",
+      "must be a WaitStrategy, an object with nextDelay(hint): justInTimeStrategy() or backoffStrategy()",
+    );
+  const max = w.maxDelayMs;
+  if (typeof max !== "number" || !Number.isFinite(max) || max < 0)
+    throw new InvalidArgumentError(
+      "options.wait.maxDelayMs",
+      `must be a finite number of milliseconds ≥ 0, got ${String(max)}`,
+    );
+  return wait as WaitStrategy;
 }
 
 /** The owner id of a new handle: the caller's `{ owner }` (validated), else a fresh random id. */

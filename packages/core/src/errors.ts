@@ -12,7 +12,8 @@ export type LockErrorCode =
   | "BACKEND"
   | "QUORUM"
   | "PERMITS_REFUSED"
-  | "UPGRADE";
+  | "UPGRADE"
+  | "KEEPER";
 
 export class LockError extends Error {
   readonly code: LockErrorCode;
@@ -57,7 +58,8 @@ export class AcquireTimeoutError extends LockError {
   }
 }
 
-export type LeaseLossReason = "gone" | "deadline" | "max-hold" | "release-failed" | "taken-over";
+export type LeaseLossReason =
+  "gone" | "deadline" | "max-hold" | "release-failed" | "taken-over" | "keeper-failed";
 
 /** The reason given to `held.signal` when a lease is lost. */
 export class LeaseLostError extends LockError {
@@ -82,6 +84,25 @@ function describeLoss(reason: LeaseLossReason): string {
       return "release did not reach the server; the lease will expire on its own";
     case "taken-over":
       return "the lease was handed to another keeper";
+    case "keeper-failed":
+      return "the keeper failed, nothing renews the lease";
+  }
+}
+
+/**
+ * The client's keeper threw (or its returned promise rejected) when handed a new hold to keep
+ * alive. The acquire fails with this error after giving the hold back (`released`: the release
+ * reached the server, the lock is free; else it runs out with its lease). `cause`: the keeper's error.
+ */
+export class KeeperError extends LockError {
+  readonly lockName: string;
+  readonly released: boolean;
+  constructor(lockName: string, cause: unknown, released: boolean) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const after = released ? "the hold was released" : "the hold runs out with its lease";
+    super("KEEPER", `the keeper failed to take "${lockName}" (${why}); ${after}`, { cause });
+    this.lockName = lockName;
+    this.released = released;
   }
 }
 

@@ -10,6 +10,7 @@ export {
   AbortedError,
   OutcomeUnknownError,
   BackendError,
+  KeeperError,
   PermitsRefusedError,
   UpgradeError,
   type PermitsRefusal,

@@ -13,6 +13,7 @@ export {
   AbortedError,
   OutcomeUnknownError,
   BackendError,
+  KeeperError,
   type LockErrorCode,
   type LeaseLossReason,
 } from "./errors.ts";

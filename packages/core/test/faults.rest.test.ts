@@ -71,6 +71,18 @@ describe("exactly-once over a faulty HTTP path", () => {
     expect(await lock.isLocked()).toBe(false);
   });
 
+  it("with a wait budget, a hung request is resent and the resend finds the first answer", async () => {
+    const { client, events } = make({ requestTimeoutMs: 300 });
+    await current().faults.add({ kind: "hang", execute: true, match: acquireScript.sha });
+    const lock = client.lock("hang-wait");
+    // A call's budget is its waitMs plus one request timeout: the resend needs some wait budget.
+    const held = await lock.acquire({ waitMs: 1_000 });
+    expect(eventsOf(events, "retried").length).toBe(1);
+    expect(await lock.holdCount()).toBe(1);
+    await held.release();
+    expect(await lock.isLocked()).toBe(false);
+  });
+
   it("when retries run out, settle returns the recorded grant instead of an unknown outcome", async () => {
     const { client } = make({ retryWindowMs: 400 });
     await current().faults.add({ kind: "fail-after", times: 1_000, match: acquireScript.sha });

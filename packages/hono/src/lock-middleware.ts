@@ -41,7 +41,7 @@ export function lockMiddleware<E extends Env = Env>(
       // outlive the response, or the lock stays reserved for a waiter that is gone.
       keepAlive(c, client.settled());
       if ((error as { code?: string }).code === "ACQUIRE_TIMEOUT")
-        return lockedResponse(ctx, lock, o);
+        return lockedResponse(ctx, lock, o, error);
       throw error;
     }
     c.set("lock", held);

@@ -1,14 +1,16 @@
 import type { Lock } from "@edgelock/core";
 import type { Context, Env } from "hono";
 import type { LockMiddlewareOptions } from "./options.ts";
+import { expectedFreeInMs } from "./retry-after.ts";
 
-/** 423 Locked with `Retry-After`: the lock stayed busy for the whole wait budget. */
+/** 423 Locked with `Retry-After`: the lock stayed busy for the whole wait budget (`error`). */
 export async function lockedResponse<E extends Env>(
   c: Context<E>,
   lock: Lock,
   o: LockMiddlewareOptions<E>,
+  error: unknown,
 ): Promise<Response> {
-  const retryAfterSeconds = await retryAfter(lock, o.retryAfterSeconds);
+  const retryAfterSeconds = await retryAfter(lock, o.retryAfterSeconds, error);
   const info = { name: lock.name, retryAfterSeconds };
   const response = o.onLocked
     ? await o.onLocked(c, info)
@@ -20,10 +22,11 @@ export async function lockedResponse<E extends Env>(
 async function retryAfter(
   lock: Lock,
   option: LockMiddlewareOptions["retryAfterSeconds"],
+  error: unknown,
 ): Promise<number> {
   if (typeof option === "number") return Math.max(0, Math.ceil(option));
-  // The holder's remaining lease is the earliest it could end if it stopped renewing; never < 1 s.
-  const remaining = await lock.remainingMs().catch(() => 1_000);
-  const seconds = typeof option === "function" ? option(remaining) : remaining / 1_000;
+  // When the lock is likely free (never a constant): see expectedFreeInMs. Never < 1 s.
+  const freeInMs = await expectedFreeInMs(lock, error);
+  const seconds = typeof option === "function" ? option(freeInMs) : freeInMs / 1_000;
   return Math.max(1, Math.ceil(seconds));
 }

@@ -22,10 +22,12 @@ export interface LockMiddlewareOptions<E extends Env = Env> {
   /** With a kept-alive lease: stop renewing after this long. @default undefined (no bound) */
   readonly maxHoldMs?: number;
   /**
-   * `Retry-After` of the 423, in seconds, or a function of the holder's remaining lease (ms).
-   * @default the holder's remaining lease rounded up, at least 1 s
+   * `Retry-After` of the 423, in seconds, or a function of when the lock is likely free (ms):
+   * from the busy answer's hold statistics when the core reports them, else the holder's
+   * remaining lease.
+   * @default that time rounded up, at least 1 s
    */
-  readonly retryAfterSeconds?: number | ((remainingLeaseMs: number) => number);
+  readonly retryAfterSeconds?: number | ((freeInMs: number) => number);
   /** Builds the 423 response. @default JSON `{ error: "locked", name }` */
   readonly onLocked?: (c: Context<E>, info: LockedInfo) => Response | Promise<Response>;
 }

@@ -5,7 +5,7 @@ import {
   combineReplies,
   nextScanCursor,
   scanStep,
-} from "@edgelock/core/cluster";
+} from "@edgelock/redis-cluster-routing";
 import type { RestRedisClient } from "./options.ts";
 
 type SendOptions = Parameters<RestRedisClient["sendCommand"]>[1];

@@ -1,6 +1,11 @@
 import { ReplyError, TransportError, type Backend } from "./backend.ts";
-import { clusterRoute, combineReplies } from "./cluster-route.ts";
-import { byAddress, nextScanCursor, scanStep } from "./cluster-scan.ts";
+import {
+  byAddress,
+  clusterRoute,
+  combineReplies,
+  nextScanCursor,
+  scanStep,
+} from "@edgelock/redis-cluster-routing";
 import { commandError, normalise, raceSignal, type NodeRedisLike } from "./node-redis.ts";
 
 /** One master of a node-redis cluster client (`cluster.masters`). */

@@ -6,42 +6,65 @@ import {
   nodeRedisClusterBackend,
   type NodeRedisClusterLike,
 } from "./node-redis-cluster.ts";
-import { upstashRestBackend } from "./upstash-rest.ts";
+import { validateRestToken, validateRestUrl } from "./rest-url.ts";
+import { restBackend, type UpstashRestOptions } from "./upstash-rest.ts";
 import { upstashRequesterBackend, type RequesterLike } from "./upstash-requester.ts";
 
-/** What `createClient({ redis })` accepts. */
-export type RedisInput = Backend | { readonly url: string; readonly token: string } | object;
+/**
+ * An `@upstash/redis` `Redis` client (from `@upstash/redis`, `/cloudflare` or `/fastly`),
+ * described by its shape so that edgelock's declarations never import the package. edgelock
+ * takes only its URL and token and speaks REST itself (see `resolveBackend`).
+ */
+export interface UpstashRedisLike {
+  readonly evalsha: (...args: never[]) => unknown;
+  readonly pipeline: (...args: never[]) => unknown;
+}
+
+/**
+ * What `createClient({ redis })` accepts: `{ url, token }` of an Upstash REST endpoint (the
+ * lightest: no `@upstash/redis` in the bundle), an `@upstash/redis` client, a connected
+ * node-redis client or cluster client (TCP), or a ready `Backend`. Structural types only.
+ */
+export type RedisInput =
+  UpstashRestOptions | UpstashRedisLike | NodeRedisLike | NodeRedisClusterLike | Backend;
+
+const ACCEPTED =
+  "must be { url, token } of an Upstash REST endpoint, an @upstash/redis client, a connected node-redis client or cluster, or a Backend";
 
 /**
  * Picks the backend for what the caller passed: an `@upstash/redis` `Redis`, `{ url, token }`,
  * a node-redis client or cluster client, or a ready `Backend`. We never run scripts through the
  * caller's Upstash client as configured (auto-pipelining, retries and deserialization are wrong
  * for locks): we take its credentials and speak REST ourselves, or call its raw requester when
- * credentials are not visible.
+ * credentials are not visible. A REST URL is validated here, when the client is made.
+ * @throws InvalidArgumentError naming `redis` (or `redis.url`, `redis.token`) for anything else.
  */
 export function resolveBackend(redis: unknown): Backend {
   if (typeof redis !== "object" || redis === null) {
-    throw new InvalidArgumentError(
-      "redis",
-      "must be an @upstash/redis client, a node-redis client or { url, token }",
-    );
+    const got = typeof redis === "string" ? ` (got a string: pass { url, token })` : "";
+    throw new InvalidArgumentError("redis", `${ACCEPTED}${got}`);
   }
-  const candidate = redis as Record<string, unknown>;
+  const candidate = redis as unknown as Record<string, unknown>;
   if (
     typeof candidate["command"] === "function" &&
     (candidate["kind"] === "rest" || candidate["kind"] === "tcp")
   ) {
     return redis as Backend;
   }
-  if (typeof candidate["url"] === "string" && typeof candidate["token"] === "string") {
-    return upstashRestBackend({ url: candidate["url"], token: candidate["token"] });
+  if ("url" in candidate || "token" in candidate) {
+    return restBackend(
+      validateRestUrl("redis.url", candidate["url"]),
+      validateRestToken("redis.token", candidate["token"]),
+    );
   }
   const requester = candidate["client"] as Record<string, unknown> | undefined;
   if (requester && typeof requester["request"] === "function") {
     const baseUrl = requester["baseUrl"];
     const auth = (requester["headers"] as Record<string, unknown> | undefined)?.["authorization"];
     if (typeof baseUrl === "string" && typeof auth === "string" && auth.startsWith("Bearer ")) {
-      return upstashRestBackend({ url: baseUrl, token: auth.slice("Bearer ".length) });
+      // The client's own URL, checked as ours: `Redis.fromEnv()` with no variables has "".
+      const url = validateRestUrl("redis", baseUrl, "the @upstash/redis client's url: ");
+      return restBackend(url, auth.slice("Bearer ".length));
     }
     return upstashRequesterBackend(requester as unknown as RequesterLike);
   }
@@ -49,8 +72,5 @@ export function resolveBackend(redis: unknown): Backend {
   if (isNodeRedisCluster(candidate)) return nodeRedisClusterBackend(redis as NodeRedisClusterLike);
   if (typeof candidate["sendCommand"] === "function")
     return nodeRedisBackend(redis as NodeRedisLike);
-  throw new InvalidArgumentError(
-    "redis",
-    "must be an @upstash/redis client, a node-redis client or { url, token }",
-  );
+  throw new InvalidArgumentError("redis", ACCEPTED);
 }

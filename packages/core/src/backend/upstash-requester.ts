@@ -1,4 +1,5 @@
 import { ReplyError, TransportError, type Backend } from "./backend.ts";
+import { neverSent } from "./fetch-failure.ts";
 
 /** `@upstash/redis`'s public `Requester` shape. */
 export interface RequesterLike {
@@ -11,7 +12,10 @@ export interface RequesterLike {
 /**
  * Fallback for an `@upstash/redis` client whose credentials are not visible (a custom requester).
  * The requester bypasses auto-pipelining and deserialization; an aborted call comes back as a
- * *successful* `"Aborted"` result, so the signal is checked before trusting any value.
+ * *successful* `"Aborted"` result, so the signal is checked before trusting any value. Its own
+ * retries of thrown fetches (up to 6 attempts by default, about 4 s) run inside one of our
+ * requests and are bounded by our request timeout; a fetch error that provably never reached
+ * the server (its `cause.code`) is reported as such.
  */
 export function upstashRequesterBackend(requester: RequesterLike): Backend {
   return {
@@ -26,8 +30,9 @@ export function upstashRequesterBackend(requester: RequesterLike): Backend {
         if (/^ERR|NOSCRIPT|WRONGTYPE|BUSY|TRYAGAIN|CLUSTERDOWN|CROSSSLOT/i.test(message))
           throw new ReplyError(message);
         // The cause is rebuilt from the cleaned message: the original quotes the command.
-        throw new TransportError("request failed", {
-          ambiguous: true,
+        const why = signal.aborted ? undefined : neverSent(cause);
+        throw new TransportError(why === undefined ? "request failed" : `cannot reach: ${why}`, {
+          ambiguous: why === undefined,
           cause: cause instanceof Error ? new Error(message) : cause,
         });
       }

@@ -1,5 +1,8 @@
 import { ReplyError, TransportError, type Backend } from "./backend.ts";
+import { neverSent } from "./fetch-failure.ts";
+import { validateRestToken, validateRestUrl } from "./rest-url.ts";
 import { sseData } from "./sse.ts";
+import { validateObject } from "../validate.ts";
 
 export interface UpstashRestOptions {
   /** `UPSTASH_REDIS_REST_URL`, e.g. `https://eu1-xyz.upstash.io` or a local rest-server. */
@@ -13,10 +16,25 @@ export interface UpstashRestOptions {
  * replies are integers and ASCII), no JSON deserialization of strings, no transport retries.
  * It keeps Upstash's read-your-writes sync token like the official client does. Push is Upstash's
  * `/subscribe/<channel>` Server-Sent-Events stream (one HTTP request for as long as it stays open).
+ *
+ * The URL is checked here, when the client is made (`InvalidArgumentError` naming `url`: a
+ * `redis://` URL, a string that is no URL). A request that provably never reached the server
+ * (connection refused, DNS failure, TLS rejected: what Node's fetch tells by `cause.code`) is a
+ * non-ambiguous `TransportError`, which the engine reports at once as a `BackendError`.
+ * @throws InvalidArgumentError when `url` or `token` cannot be right.
  */
 export function upstashRestBackend(options: UpstashRestOptions): Backend {
-  const url = options.url.replace(/\/+$/, "");
-  const authorization = `Bearer ${options.token}`;
+  const o = validateObject("options", options);
+  return restBackend(
+    validateRestUrl("options.url", o["url"]),
+    validateRestToken("options.token", o["token"]),
+  );
+}
+
+/** `upstashRestBackend` for a URL and token already validated (by `validateRestUrl`). */
+export function restBackend(url: string, token: string): Backend {
+  const origin = new URL(url).origin;
+  const authorization = `Bearer ${token}`;
   let syncToken = "";
   return {
     kind: "rest",
@@ -32,10 +50,11 @@ export function upstashRestBackend(options: UpstashRestOptions): Backend {
           signal,
         });
       } catch (cause) {
-        throw new TransportError(signal.aborted ? "request aborted" : "network error", {
-          ambiguous: true,
-          cause,
-        });
+        if (signal.aborted) throw new TransportError("request aborted", { ambiguous: true, cause });
+        const why = neverSent(cause);
+        if (why !== undefined)
+          throw new TransportError(`cannot reach ${origin}: ${why}`, { ambiguous: false, cause });
+        throw new TransportError(`network error${detail(cause)}`, { ambiguous: true, cause });
       }
       syncToken = response.headers.get("upstash-sync-token") ?? syncToken;
       const body = await readJson(response, signal);
@@ -69,6 +88,14 @@ export function upstashRestBackend(options: UpstashRestOptions): Backend {
       yield* sseData(response.body);
     },
   };
+}
+
+/** The socket error under fetch's generic "fetch failed", for the message: ` (UND_ERR_SOCKET: other side closed)`. */
+function detail(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (typeof cause !== "object" || cause === null) return "";
+  const parts = [cause.code, cause.message].filter((p) => typeof p === "string" && p !== "");
+  return parts.length > 0 ? ` (${parts.join(": ")})` : "";
 }
 
 async function readJson(

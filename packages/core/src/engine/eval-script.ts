@@ -24,8 +24,22 @@ export interface EvalCall {
   readonly args: readonly (string | number)[];
   /** True when re-running is harmless: read-only, idempotent, or guarded by an operation id. */
   readonly retrySafe: boolean;
+  /**
+   * The script changes nothing: a failure is a `BackendError` (no answer came), never an
+   * `OutcomeUnknownError` (there is no outcome to know).
+   */
+  readonly readOnly?: boolean;
+  /**
+   * The caller's budget (monotonic ms): every request's timeout ends by then and no retry starts
+   * after it (an acquire returns within `waitMs` plus one request timeout). Absent: the retry
+   * window alone bounds the call.
+   */
+  readonly deadline?: number | undefined;
   readonly signal?: AbortSignal | undefined;
 }
+
+/** How a primitive's script call runs: a read (never an unknown outcome), its cancel signal, its budget. */
+export type RunOptions = Pick<EvalCall, "readOnly" | "signal" | "deadline">;
 
 export interface EvalResult {
   readonly reply: unknown;
@@ -39,7 +53,9 @@ export interface EvalResult {
  * (never SCRIPT LOAD + retry: a replica may not have it yet); every request with a timeout;
  * ambiguous failures retried within one window only when the call is retry-safe, refusals of
  * Redis Cluster (TRYAGAIN, CLUSTERDOWN) within it always; and the caller's abort never mistaken
- * for a reply.
+ * for a reply. A failure that provably never reached the server (a refused connection, a 4xx)
+ * is a `BackendError` at once — unless an earlier attempt may have run, which leaves the outcome
+ * unknown. Retries stop at the call's `deadline` as at the end of the window.
  */
 export async function evalScript(
   backend: Backend,
@@ -49,17 +65,21 @@ export async function evalScript(
   emit: EventSink,
 ): Promise<EvalResult> {
   const sentAt = now();
+  const until = Math.min(sentAt + policy.retryWindowMs, call.deadline ?? Infinity);
+  const timeoutMs = () =>
+    Math.max(1, Math.min(policy.requestTimeoutMs, Math.ceil((call.deadline ?? Infinity) - now())));
   let requests = 0;
+  let mayHaveRun = false;
   for (let attempt = 1; ; attempt++) {
     if (call.signal?.aborted) throw new AbortedError(call.operation, call.signal.reason);
     try {
-      const reply = await once(backend, script, call, policy, () => requests++);
+      const reply = await once(backend, script, call, timeoutMs(), () => requests++);
       return { reply, sentAt, requests };
     } catch (error) {
       if (isClusterRefusal(error)) {
         // Refused before running (a slot migration in progress): any call may go again.
         const delay = backoff(attempt);
-        if (now() + delay - sentAt > policy.retryWindowMs)
+        if (now() + delay > until)
           throw new BackendError(`${call.operation}: ${(error as Error).message}`, {
             cause: error,
           });
@@ -71,32 +91,47 @@ export async function evalScript(
         throw new BackendError(`${call.operation}: ${error.message}`, { cause: error });
       if (!(error instanceof TransportError)) throw error;
       if (call.signal?.aborted) throw new AbortedError(call.operation, call.signal.reason);
-      if (!error.ambiguous) {
+      if (!error.ambiguous && !mayHaveRun) {
         throw new BackendError(
           `${call.operation}: ${error.message}`,
           error.status === undefined ? { cause: error } : { cause: error, status: error.status },
         );
       }
       const delay = backoff(attempt);
-      if (!call.retrySafe || now() + delay - sentAt > policy.retryWindowMs) {
-        const unknown = new OutcomeUnknownError(call.operation, attempt, error);
-        emit({ type: "outcome-unknown", operation: call.operation, error: unknown });
-        throw unknown;
-      }
+      // Refused after an attempt that may have run: that one's outcome stays unknown.
+      const again = error.ambiguous && call.retrySafe && now() + delay < until;
+      mayHaveRun = true;
+      if (!again) throw giveUp(call, attempt, error, emit);
       emit({ type: "retried", operation: call.operation, attempt, error });
       await sleep(delay, call.signal, call.operation);
     }
   }
 }
 
+/** The error of a call that got no answer it can trust: a read's is a plain backend failure. */
+function giveUp(call: EvalCall, attempts: number, error: TransportError, emit: EventSink): Error {
+  if (call.readOnly) {
+    const noun = attempts === 1 ? "attempt" : "attempts";
+    return new BackendError(
+      `${call.operation}: no answer after ${attempts} ${noun}: ${error.message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const unknown = new OutcomeUnknownError(call.operation, attempts, error);
+  emit({ type: "outcome-unknown", operation: call.operation, error: unknown });
+  return unknown;
+}
+
 export async function once(
   backend: Backend,
   script: Script,
   call: EvalCall,
-  policy: EvalPolicy,
+  timeoutMs: number,
   count: () => void,
 ): Promise<unknown> {
-  const request = linkedSignal(policy.requestTimeoutMs, call.signal);
+  const request = linkedSignal(timeoutMs, call.signal);
   const tail = [call.keys.length, ...call.keys, ...call.args];
   try {
     count();

@@ -56,7 +56,8 @@ async function settle(ctx: EngineContext, g: GiveUp, deadline: number, sentAt: n
       args: [deadline, ctx.recordMarginMs],
       retrySafe: true,
     };
-    const raw = await once(ctx.backend, settleScript, call, ctx.policy, () => undefined);
+    const timeoutMs = ctx.policy.requestTimeoutMs;
+    const raw = await once(ctx.backend, settleScript, call, timeoutMs, () => undefined);
     const split = splitReply(g.what, raw);
     ctx.clock.observe(split.serverMs, sentAt, now());
     return split;

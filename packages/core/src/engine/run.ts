@@ -38,6 +38,11 @@ interface RunCallBase<S extends ManifestScript> {
    */
   readonly budgetMs?: number;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The script changes nothing (a read): when no answer comes, a `BackendError`, never an
+   * `OutcomeUnknownError` (there is no outcome to know). Only for scripts outside the protocol.
+   */
+  readonly readOnly?: boolean;
 }
 
 export interface RunResult<S extends ManifestScript> {
@@ -77,7 +82,14 @@ async function plain<S extends ManifestScript>(
   args: (string | number)[],
 ): Promise<RunResult<S>> {
   // Reads, settle and abandon change nothing when repeated: resent within the retry window.
-  const evalCall = { operation: call.what, keys, args, retrySafe: true, signal: call.signal };
+  const evalCall = {
+    operation: call.what,
+    keys,
+    args,
+    retrySafe: true,
+    readOnly: call.readOnly === true,
+    signal: call.signal,
+  };
   const { reply, sentAt, requests } = await evalScript(
     ctx.backend,
     script,
@@ -128,11 +140,16 @@ async function operation<S extends ManifestScript>(
     const evalCall = { operation: what, keys: [...keys, ...engineKeys], args: [...args, ...tail] };
     let raw: unknown;
     try {
+      // No request outlasts the caller's budget (tryAcquire: one request timeout in all).
+      const timeoutMs = Math.max(
+        1,
+        Math.min(policy.requestTimeoutMs, Math.ceil(budgetEnd - now())),
+      );
       raw = await once(
         ctx.backend,
         script,
         { ...evalCall, retrySafe: true, signal: call.signal },
-        policy,
+        timeoutMs,
         () => requests++,
       );
     } catch (error) {
@@ -175,7 +192,10 @@ async function operation<S extends ManifestScript>(
 /**
  * What to do after a failed send: "resend" (it surely did not run: a cluster refusal),
  * "settle" (it may have run: resend while the deadline allows, then settle), "throw" (it did
- * not run and will not: a reply error or a refused request, unless an earlier copy may have run).
+ * not run and will not: a reply error, a refused request, or a request that provably never
+ * reached the server — connection refused, DNS, TLS, an invalid URL (`ambiguous: false`) — so
+ * the caller gets a `BackendError` at once; unless an earlier copy may have run, which leaves the
+ * doubt to resend and settle).
  */
 function resendable(error: unknown, anyAmbiguous: boolean): "resend" | "settle" | "throw" {
   if (isClusterRefusal(error)) return "resend";

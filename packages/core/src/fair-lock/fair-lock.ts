@@ -42,12 +42,22 @@ export class FairLock {
     return this.#lock.acquire(options);
   }
 
-  /** One attempt that never queues: the hold, or `null` when held or when live waiters are queued. */
-  tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldLock | null> {
+  /**
+   * `acquire` that answers `null` instead of throwing when not acquired within `waitMs`. Without
+   * `waitMs`, one attempt that never queues: `null` when held or when live waiters are queued.
+   */
+  tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
     return this.#lock.tryAcquire(options);
   }
 
-  /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   withLock<T>(fn: (held: HeldLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
     return this.#lock.withLock(fn, options);
   }

@@ -50,8 +50,7 @@ async function acquire(ref: LockRef, p: AcquireParams) {
       quarantineKey(ctx, ref.name),
     ],
     fairAcquireArgs(ref, p, keys.channelPrefix),
-    true,
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   return { reply: decodeAcquire(reply), sentAt };
 }
@@ -71,20 +70,24 @@ async function release(ref: LockRef, fence: number, op: Operation) {
       keys.channelPrefix,
       ctx.statsTtlMs,
     ],
-    true,
   );
   return decodeRelease(reply);
 }
 
 /** Also renews the writer of a read-write lock, whose hash has the same layout. */
-export async function extendFairHold(ref: LockRef, fence: number, leaseMs: number) {
+export async function extendFairHold(
+  ref: LockRef,
+  fence: number,
+  leaseMs: number,
+  signal?: AbortSignal,
+) {
   const { reply, sentAt } = await run(
     ref,
     extendScript,
     "extend",
     [ref.keys.lock],
     [ref.owner, String(fence), leaseMs],
-    true,
+    { signal },
   );
   return { ...decodeExtend(reply), sentAt };
 }
@@ -97,7 +100,6 @@ async function abandon(ref: LockRef, op: Operation): Promise<boolean> {
     "fair abandon",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines, opKey(ref, op.id)],
     [ref.owner, ctx.operationRecordTtlMs, ctx.fenceTtlMs, keys.channelPrefix],
-    true,
   );
   return Array.isArray(reply) && Number(reply[0]) === 1;
 }
@@ -109,7 +111,7 @@ async function inspect(ref: LockRef) {
     "fair inspect",
     [ref.keys.lock, ref.keys.queueDeadlines],
     [ref.owner],
-    true,
+    { readOnly: true },
   );
   return decodeInspect(reply);
 }
@@ -122,7 +124,6 @@ async function forceUnlock(ref: LockRef): Promise<boolean> {
     "fair forceUnlock",
     [keys.lock, keys.fence, keys.queue, keys.queueDeadlines],
     [ctx.fenceTtlMs, keys.channelPrefix],
-    true,
   );
   return Array.isArray(reply) && Number(reply[0]) === 1;
 }

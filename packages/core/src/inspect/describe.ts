@@ -41,6 +41,7 @@ export async function readParts(
     keys,
     args: [limit, ...ops],
     retrySafe: true,
+    readOnly: true,
     signal,
   };
   const { reply } = await evalScript(ctx.backend, describeScript, call, ctx.policy, ctx.emit).catch(

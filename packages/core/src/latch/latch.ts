@@ -75,8 +75,8 @@ export class CountDownLatch {
       requestTimeoutMs: ref.ctx.policy.requestTimeoutMs,
       emit: ref.ctx.emit,
       // Nobody queues on a latch: every poll is a read, and there is nothing to leave.
-      attempt: async () =>
-        (await getCountOnce(ref, signal)) === 0
+      attempt: async (_queue, _returnWithinMs, deadline) =>
+        (await getCountOnce(ref, signal, deadline)) === 0
           ? { granted: true as const }
           : { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } },
       leave: () => undefined,

@@ -1,6 +1,6 @@
 import type { ClientContext } from "../config.ts";
 import { decodeTuple } from "../engine/decode.ts";
-import { evalScript } from "../engine/eval-script.ts";
+import { evalScript, type RunOptions } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import type { LatchKeys } from "../keys.ts";
 import { countDownScript, getCountScript, trySetCountScript } from "./scripts.generated.ts";
@@ -17,10 +17,10 @@ async function run(
   operation: string,
   keys: string[],
   args: (string | number)[],
-  signal?: AbortSignal,
+  how: RunOptions = {},
 ): Promise<[number, number]> {
   // Read-only or guarded by an operation id: every latch script is retry-safe.
-  const call = { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, signal };
+  const call = { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, ...how };
   const { reply } = await evalScript(ref.ctx.backend, script, call, ref.ctx.policy, ref.ctx.emit);
   return decodeTuple(operation, reply, 2) as [number, number];
 }
@@ -58,7 +58,12 @@ export async function countDownOnce(
   return { counted: status === 1, remaining };
 }
 
-export async function getCountOnce(ref: LatchRef, signal?: AbortSignal): Promise<number> {
-  const [count] = await run(ref, getCountScript, "latch getCount", [ref.keys.latch], [], signal);
+export async function getCountOnce(
+  ref: LatchRef,
+  signal?: AbortSignal,
+  deadline?: number,
+): Promise<number> {
+  const how = { readOnly: true, signal, deadline };
+  const [count] = await run(ref, getCountScript, "latch getCount", [ref.keys.latch], [], how);
   return count;
 }

@@ -23,15 +23,18 @@ export function holdLease(
   });
 }
 
-/** Hands a hold to the client's keeper until `stop` aborts; each renewal emits `renewed`. */
+/**
+ * Hands a hold to the client's keeper until `stop` aborts; each renewal emits `renewed`.
+ * Resolves once the keeper took it; rejects with the keeper's error (see `keepRenewing`).
+ */
 export function keepHold(
   id: HoldIdentity,
   target: Omit<Renewable, "name" | "onRenewed">,
   stop: AbortSignal,
-): void {
+): Promise<void> {
   const onRenewed = (leaseMs: number) =>
     id.ctx.emit({ type: "renewed", name: id.name, fence: id.fence, leaseMs });
-  keepRenewing(id.ctx.keeper, { ...target, name: id.name, onRenewed }, stop);
+  return keepRenewing(id.ctx.keeper, { ...target, name: id.name, onRenewed }, stop);
 }
 
 /** When the lease may expire, on the wall clock: the `expiresAt` of its serialised form. */

@@ -4,6 +4,12 @@
  * ship `waitUntil` keepers and the Durable Object keeper.
  */
 export interface Keeper {
+  /**
+   * Takes a new hold to keep alive; returns at once (the renewals run in the background).
+   * Throwing fails the acquire with `KeeperError` after the hold is given back. A keeper that
+   * returns a promise (an `async` one) fails the acquire the same way when it rejects before the
+   * next macrotask; a later rejection loses the lease (`held.signal`, reason "keeper-failed").
+   */
   keep(task: KeepTask): void;
 }
 

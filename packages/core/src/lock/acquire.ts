@@ -2,6 +2,7 @@ import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { maskId } from "../ids.ts";
+import { keptOrGivenBack } from "../lease/renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
 import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
@@ -63,6 +64,7 @@ export async function acquireLock(
   const attempt = async (
     queue: boolean,
     returnWithinMs: number,
+    deadline: number,
   ): Promise<AttemptOutcome<Granted>> => {
     const op = (lastOp = newOperation());
     const waitLeft = Math.max(0, startedAt + opts.waitMs - now());
@@ -74,6 +76,7 @@ export async function acquireLock(
         op,
         budgetMs: Math.ceil(waitLeft) + ctx.policy.requestTimeoutMs,
         signal: opts.signal,
+        deadline,
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned")
@@ -111,6 +114,13 @@ export async function acquireLock(
   }).finally(end);
   if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
   const { view, reentrant } = result.granted;
+  const hold = holds.get(view.fence);
+  if (hold)
+    await keptOrGivenBack(
+      ref.name,
+      () => hold.startKeeping(),
+      () => view.release(),
+    );
   ctx.emit({
     type: "acquired",
     name: ref.name,
@@ -139,7 +149,9 @@ function adopt(
     existing.lease.confirm(grant.sentAt, Math.max(grant.pttl, 0));
     return new HeldLockView(existing);
   }
-  const hold: Hold = new Hold(
+  // Declared first: `onEnd` may run before construction completes, and must not hit the TDZ.
+  let hold: Hold | undefined = undefined;
+  hold = new Hold(
     ref,
     {
       fence: grant.fence,
@@ -153,7 +165,7 @@ function adopt(
     () => {
       // Deferred: this runs inside `new Hold` when the grant's lease ran out before its answer came.
       queueMicrotask(() => {
-        if (holds.get(grant.fence) === hold) holds.delete(grant.fence);
+        if (hold !== undefined && holds.get(grant.fence) === hold) holds.delete(grant.fence);
       });
     },
   );

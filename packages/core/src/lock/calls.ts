@@ -79,6 +79,7 @@ export async function extendOnce(ref: LockRef, p: ExtendParams): Promise<ExtendR
     args: { owner: ref.owner, fence: String(p.fence), version: p.version, leaseMs: p.leaseMs },
     op: p.op,
     budgetMs: p.budgetMs,
+    signal: p.signal,
   });
   const status = reply.status === 1 ? "renewed" : reply.status === 2 ? "stale" : "gone";
   return { status, version: reply.version, pttl: reply.pttl, sentAt };
@@ -117,6 +118,7 @@ export async function inspectOnce(ref: LockRef): Promise<LockInfo> {
     what: what(ref, "inspect"),
     keys: { lock: ref.keys.lock, queue: ref.keys.queue },
     args: { owner: ref.owner },
+    readOnly: true,
   });
   return lockInfo(reply);
 }

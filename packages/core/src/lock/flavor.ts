@@ -20,6 +20,8 @@ export interface ExtendParams {
   readonly op: Operation;
   /** Until the hold's local deadline: a renewal applied later would be useless. */
   readonly budgetMs: number;
+  /** Aborts when the hold ends (the keeper's stop): a renewal still retrying then stops at once. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface ExtendResult {
@@ -52,6 +54,7 @@ export interface LockOps {
     fence: number,
     op: Operation,
   ): Promise<{ released: boolean; remaining: number }>;
+  /** Renews the hold's lease; `p.signal` (the keeper's stop) cancels a renewal the hold no longer needs. */
   extend(ref: LockRef, p: ExtendParams): Promise<ExtendResult>;
   /** Leaves the queue and undoes whatever `op` may have taken. Safe to repeat. */
   abandon(ref: LockRef, op: Operation): Promise<boolean>;
@@ -90,10 +93,11 @@ export function unversionedExtend(
     ref: LockRef,
     fence: number,
     leaseMs: number,
+    signal?: AbortSignal,
   ) => Promise<{ renewed: boolean; sentAt: number }>,
 ): LockOps["extend"] {
   return async (ref, p) => {
-    const r = await extend(ref, p.fence, p.leaseMs);
+    const r = await extend(ref, p.fence, p.leaseMs, p.signal);
     return {
       status: r.renewed ? "renewed" : "gone",
       version: p.version,

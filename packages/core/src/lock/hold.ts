@@ -38,6 +38,8 @@ export class Hold {
   readonly #startedAt: number;
   readonly #maxHoldMs: number | undefined;
   readonly #onEnd: () => void;
+  readonly #keepAlive: boolean;
+  #keeping: Promise<void> | undefined;
 
   constructor(ref: LockRef, init: HoldInit, onEnd: () => void) {
     this.ref = ref;
@@ -48,8 +50,18 @@ export class Hold {
     this.#startedAt = init.sentAt;
     this.#maxHoldMs = init.maxHoldMs;
     this.#onEnd = onEnd;
+    this.#keepAlive = init.keepAlive;
     this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
-    if (init.keepAlive && this.lease.active) this.#startKeeper();
+  }
+
+  /**
+   * Hands a kept-alive hold to the keeper, once (a re-entry shares the first one's keeper).
+   * Rejects with the keeper's error when it cannot take the hold.
+   */
+  startKeeping(): Promise<void> {
+    if (!this.#keepAlive || !this.lease.active) return Promise.resolve();
+    this.#keeping ??= this.#startKeeper();
+    return this.#keeping;
   }
 
   attach(): void {
@@ -66,8 +78,8 @@ export class Hold {
   }
 
   /** Renews the lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
-  renew(leaseMs: number): Promise<RenewOutcome> {
-    const next = this.#renewals.then(() => renewHold(this, leaseMs));
+  renew(leaseMs: number, signal?: AbortSignal): Promise<RenewOutcome> {
+    const next = this.#renewals.then(() => renewHold(this, leaseMs, signal));
     this.#renewals = next.catch(() => undefined);
     return next;
   }
@@ -78,7 +90,10 @@ export class Hold {
     this.leaseMs = ms;
     if (this.#keeper !== undefined && this.lease.active) {
       this.#keeper.abort();
-      this.#startKeeper();
+      // The keeper took this hold once; if it refuses it now, nothing renews it any more.
+      this.#keeping = this.#startKeeper().catch((error: unknown) => {
+        this.lease.lose("keeper-failed", error);
+      });
     }
   }
 
@@ -101,17 +116,17 @@ export class Hold {
     this.#onEnd();
   }
 
-  #startKeeper(): void {
+  #startKeeper(): Promise<void> {
     const stop = (this.#keeper = new AbortController());
-    keepHold(
+    return keepHold(
       this.#identity(),
       {
         lease: this.lease,
         leaseMs: () => this.leaseMs,
         startedAt: this.#startedAt,
         maxHoldMs: this.#maxHoldMs,
-        extend: async (ms) => {
-          const outcome = await this.renew(ms);
+        extend: async (ms, signal) => {
+          const outcome = await this.renew(ms, signal);
           // renewHold has moved the local deadline itself (a stale answer sets the server's lease)
           return { renewed: outcome !== "gone", sentAt: 0, leaseConfirmed: true };
         },

@@ -1,7 +1,7 @@
 import type { ClientContext } from "../config.ts";
 import { now } from "../engine/clock.ts";
 import { newOperation } from "../engine/operation.ts";
-import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
+import { AcquireTimeoutError } from "../errors.ts";
 import { lockKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction } from "../validate.ts";
@@ -46,18 +46,28 @@ export class Lock {
     throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts);
   }
 
-  /** One attempt, never waits and never queues: the hold, or `null` when the lock is busy. */
-  async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldLock | null> {
-    const o = { ...(options ?? {}), waitMs: 0 };
-    if (options !== undefined && (typeof options !== "object" || options === null)) {
-      throw new InvalidArgumentError("options", "must be an options object");
-    }
-    return (
-      await acquireLock(this.#ref, this.#holds, resolveAcquireOptions(this.#ref, o, { waitMs: 0 }))
-    ).held;
+  /**
+   * Like `acquire`, but not getting the lock is a value, not an error (Redisson's
+   * `tryLock(waitTime, leaseTime)`): the hold, or `null` when the lock is still busy after
+   * `waitMs`. Without `waitMs`, one attempt that never waits and never queues.
+   * @throws AbortedError when `signal` aborts; BackendError / OutcomeUnknownError as `acquire`.
+   * @example
+   * const held = await lock.tryAcquire({ waitMs: 2_000 });
+   * if (held === null) return new Response("busy", { status: 409 });
+   */
+  async tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
+    const opts = resolveAcquireOptions(this.#ref, options, { waitMs: 0 });
+    return (await acquireLock(this.#ref, this.#holds, opts)).held;
   }
 
-  /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   async withLock<T>(fn: (held: HeldLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
     validateFunction("fn", fn);
     return withHeld(await this.acquire(options), fn);

@@ -1,6 +1,6 @@
 import { now } from "../engine/clock.ts";
 import { newOperation } from "../engine/operation.ts";
-import { OutcomeUnknownError } from "../errors.ts";
+import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { opsOf } from "./flavor.ts";
 import type { Hold } from "./hold.ts";
 
@@ -13,7 +13,11 @@ export type RenewOutcome = "renewed" | "stale" | "gone";
  * renewal of this lease applied first: a keeper elsewhere, a resume) gives the server's version
  * and lease; the renewal goes again once with it.
  */
-export async function renewHold(hold: Hold, leaseMs: number): Promise<RenewOutcome> {
+export async function renewHold(
+  hold: Hold,
+  leaseMs: number,
+  signal?: AbortSignal,
+): Promise<RenewOutcome> {
   const { ref, lease } = hold;
   for (let tries = 0; tries < 2; tries++) {
     const sentAt = now();
@@ -30,10 +34,12 @@ export async function renewHold(hold: Hold, leaseMs: number): Promise<RenewOutco
         leaseMs,
         op: newOperation(),
         budgetMs,
+        signal,
       });
     } catch (error) {
-      // Known not to have applied (settled, refused): it no longer bounds the deadline.
-      if (!(error instanceof OutcomeUnknownError)) doubt.resolve();
+      // Known not to have applied (settled, refused): it no longer bounds the deadline. An
+      // aborted one (the hold ended, or the keeper restarted) may have: it stays in doubt.
+      if (!(error instanceof OutcomeUnknownError || error instanceof AbortedError)) doubt.resolve();
       throw error;
     }
     if (r.status === "gone") {

@@ -1,5 +1,6 @@
 import { AbortedError } from "../errors.ts";
 import { maskId } from "../ids.ts";
+import { keptOrGivenBack } from "../lease/renewal.ts";
 import { waitLoop } from "../wait/wait-loop.ts";
 import { attemptAll, type MultiGrant } from "./attempt.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
@@ -26,12 +27,20 @@ export async function acquireMulti(
     strategy: ctx.wait,
     requestTimeoutMs: ctx.policy.requestTimeoutMs,
     emit: ctx.emit,
-    attempt: () => attemptAll(ref, opts.leaseMs, opts.signal),
+    attempt: (_queue, _returnWithinMs, deadline) =>
+      attemptAll(ref, opts.leaseMs, opts.signal, deadline),
     leave: () => undefined,
   });
   if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
   const grant = result.granted;
   const view = adopt(ref, holds, opts, grant);
+  const hold = holds.get(grant.fences.join(","));
+  if (hold)
+    await keptOrGivenBack(
+      ref.label,
+      () => hold.startKeeping(),
+      () => view.release(),
+    );
   ctx.emit({
     type: "acquired",
     name: ref.label,
@@ -57,7 +66,9 @@ function adopt(
     existing.lease.confirm(grant.sentAt, Math.max(0, grant.deadline - grant.sentAt));
     return new HeldMultiLockView(existing);
   }
-  const hold: MultiHold = new MultiHold(
+  // Declared first: `onEnd` may run before construction completes, and must not hit the TDZ.
+  let hold: MultiHold | undefined = undefined;
+  hold = new MultiHold(
     ref,
     {
       fences: grant.fences,
@@ -70,7 +81,7 @@ function adopt(
     () => {
       // Deferred: this runs inside `new MultiHold` when the grant's lease ran out before its answer came.
       queueMicrotask(() => {
-        if (holds.get(id) === hold) holds.delete(id);
+        if (hold !== undefined && holds.get(id) === hold) holds.delete(id);
       });
     },
   );

@@ -30,13 +30,14 @@ export async function attemptAll(
   ref: MultiRef,
   leaseMs: number,
   signal: AbortSignal | undefined,
+  deadline: number,
 ): Promise<AttemptOutcome<MultiGrant>> {
   const taken: Taken[] = [];
   for (const group of ref.groups) {
     const opId = randomId();
     let outcome;
     try {
-      outcome = await group.acquire(ref.owner, leaseMs, opId, signal);
+      outcome = await group.acquire(ref.owner, leaseMs, opId, { signal, deadline });
     } catch (error) {
       // This request may have run: undo it with the others, in the background.
       if (error instanceof AbortedError || error instanceof OutcomeUnknownError)

@@ -1,3 +1,4 @@
+import type { RunOptions } from "../engine/eval-script.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
 
 /** One group's grant: a fence per name (in the group's order), and when it was asked for. */
@@ -20,13 +21,8 @@ export interface SlotGroup {
   readonly tag: string;
   /** Sorted by key. */
   readonly names: readonly string[];
-  /** All of the group's locks or none of them; never queues. */
-  acquire(
-    owner: string,
-    leaseMs: number,
-    opId: string,
-    signal: AbortSignal | undefined,
-  ): Promise<GroupAcquire>;
+  /** All of the group's locks or none of them; never queues. `how`: the caller's signal and budget. */
+  acquire(owner: string, leaseMs: number, opId: string, how: RunOptions): Promise<GroupAcquire>;
   /** Gives back exactly what operation `opId` took (if it ran) and makes a late copy of it do nothing. */
   abandon(owner: string, opId: string): Promise<void>;
   /** One hold level per name; per name whether it was held (by this owner and fence) and what count is left. */
@@ -35,9 +31,11 @@ export interface SlotGroup {
     fences: readonly number[],
     opId: string,
   ): Promise<{ released: boolean[]; remaining: number[] }>;
+  /** `signal` (the keeper's stop) cancels a renewal the hold no longer needs. */
   extend(
     owner: string,
     fences: readonly number[],
     leaseMs: number,
+    signal?: AbortSignal,
   ): Promise<{ renewed: boolean[]; sentAt: number }>;
 }

@@ -27,16 +27,25 @@ export class MultiHold {
   #views = 0;
   readonly #stop = new AbortController();
   readonly #onEnd: () => void;
+  readonly #init: MultiHoldInit;
+  #keeping: Promise<void> | undefined;
 
   constructor(ref: MultiRef, init: MultiHoldInit, onEnd: () => void) {
     this.ref = ref;
     this.fences = init.fences;
     this.leaseMs = init.leaseMs;
     this.#onEnd = onEnd;
+    this.#init = init;
     this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>
       this.#close(),
     );
-    if (init.keepAlive) this.#startKeeper(init.sentAt, init.maxHoldMs);
+  }
+
+  /** Hands a kept-alive hold to the keeper, once (re-entries share it); rejects with the keeper's error. */
+  startKeeping(): Promise<void> {
+    if (!this.#init.keepAlive || !this.lease.active) return Promise.resolve();
+    this.#keeping ??= this.#startKeeper(this.#init.sentAt, this.#init.maxHoldMs);
+    return this.#keeping;
   }
 
   attach(): void {
@@ -53,10 +62,13 @@ export class MultiHold {
   }
 
   /** Sets every part's lease; `renewed` only when every part confirmed. Groups run in parallel. */
-  async extendAll(leaseMs: number): Promise<{ renewed: boolean; sentAt: number }> {
+  async extendAll(
+    leaseMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ renewed: boolean; sentAt: number }> {
     const perGroup = splitByGroup(this.ref, this.fences);
     const results = await Promise.all(
-      this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs)),
+      this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs, signal)),
     );
     return {
       renewed: results.every((r) => r.renewed.every(Boolean)),
@@ -101,15 +113,15 @@ export class MultiHold {
     this.#onEnd();
   }
 
-  #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
-    keepHold(
+  #startKeeper(startedAt: number, maxHoldMs: number | undefined): Promise<void> {
+    return keepHold(
       this.#identity(),
       {
         lease: this.lease,
         leaseMs: () => this.leaseMs,
         startedAt,
         maxHoldMs,
-        extend: (ms) => this.extendAll(ms),
+        extend: (ms, signal) => this.extendAll(ms, signal),
         serialize: () => this.serialize(),
       },
       this.#stop.signal,

@@ -1,5 +1,5 @@
 import type { ClientContext } from "../config.ts";
-import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
+import { AcquireTimeoutError } from "../errors.ts";
 import { withHeld } from "../lease/with-held.ts";
 import type { AcquireOptions } from "../lock/types.ts";
 import { validateFunction } from "../validate.ts";
@@ -51,18 +51,23 @@ export class MultiLock {
     throw new AcquireTimeoutError(this.#ref.label, Math.round(waitedMs), attempts);
   }
 
-  /** One attempt, never waits: every name held, or `null` (and nothing held) when any is busy. */
-  async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldMultiLock | null> {
-    if (options !== undefined && (typeof options !== "object" || options === null)) {
-      throw new InvalidArgumentError("options", "must be an options object");
-    }
-    const opts = resolveHoldOptions({ ...(options ?? {}), waitMs: 0 }, this.#ref.ctx, {
-      waitMs: 0,
-    });
+  /**
+   * `acquire` that answers `null` (and nothing held) instead of throwing when not every name
+   * was acquired within `waitMs`. Without `waitMs`, one attempt that never waits.
+   */
+  async tryAcquire(options?: AcquireOptions): Promise<HeldMultiLock | null> {
+    const opts = resolveHoldOptions(options, this.#ref.ctx, { waitMs: 0 });
     return (await acquireMulti(this.#ref, this.#holds, opts)).held;
   }
 
-  /** Runs `fn` while holding every name, and releases them afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding every name, and releases them afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   async withLock<T>(
     fn: (held: HeldMultiLock) => Promise<T> | T,
     options?: AcquireOptions,

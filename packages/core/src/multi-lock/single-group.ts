@@ -1,4 +1,5 @@
 import type { ClientContext } from "../config.ts";
+import { now } from "../engine/clock.ts";
 import { randomId } from "../ids.ts";
 import { lockKeys } from "../keys.ts";
 import { abandonOnce, acquireOnce, extendOnce, releaseOnce } from "../lock/calls.ts";
@@ -18,14 +19,18 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
   return {
     tag,
     names: [name],
-    async acquire(owner, leaseMs, opId, signal): Promise<GroupAcquire> {
+    async acquire(owner, leaseMs, opId, how): Promise<GroupAcquire> {
       const { reply, sentAt } = await acquireOnce(ref(owner), {
         leaseMs,
         queue: false,
         returnWithinMs: 0,
         op: { id: opId, deadline: undefined },
-        budgetMs: ctx.policy.retryWindowMs,
-        signal,
+        // The wait's budget (start + waitMs + one request timeout) bounds every copy.
+        budgetMs:
+          how.deadline === undefined
+            ? ctx.policy.retryWindowMs
+            : Math.max(1, Math.ceil(how.deadline - now())),
+        signal: how.signal,
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return { busy: busyHint(0) };
@@ -49,11 +54,12 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
       if (remaining === 0) versions.delete(fence);
       return { released: [released], remaining: [remaining] };
     },
-    async extend(owner, fences, leaseMs) {
+    async extend(owner, fences, leaseMs, signal) {
       const fence = fences[0] ?? 0;
       for (let tries = 0; ; tries++) {
         const op = { id: randomId(), deadline: undefined };
-        const params = { fence, version: versions.get(fence) ?? 0, leaseMs, op, budgetMs: leaseMs };
+        const version = versions.get(fence) ?? 0;
+        const params = { fence, version, leaseMs, op, budgetMs: leaseMs, signal };
         const r = await extendOnce(ref(owner), params);
         versions.set(fence, r.version);
         if (r.status !== "stale" || tries > 0)

@@ -1,5 +1,5 @@
 import type { ClientContext } from "../config.ts";
-import { evalScript, type EvalResult } from "../engine/eval-script.ts";
+import { evalScript, type EvalResult, type RunOptions } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import { lockKeys, type LockKeys } from "../keys.ts";
 import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
@@ -17,12 +17,12 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
     operation: string,
     k: string[],
     args: (string | number)[],
-    signal?: AbortSignal,
+    how: RunOptions = {},
   ): Promise<EvalResult> =>
     evalScript(
       ctx.backend,
       script,
-      { operation: `${operation} ${label}`, keys: k, args, retrySafe: true, signal },
+      { operation: `${operation} ${label}`, keys: k, args, retrySafe: true, ...how },
       ctx.policy,
       ctx.emit,
     );
@@ -34,7 +34,7 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
   return {
     tag,
     names,
-    async acquire(owner, leaseMs, opId, signal): Promise<GroupAcquire> {
+    async acquire(owner, leaseMs, opId, how): Promise<GroupAcquire> {
       const args = [
         owner,
         leaseMs,
@@ -45,7 +45,7 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
         ...quarantineArgs(ctx),
       ];
       const k = [...perLock(5), opKey(opId), quarantineKey(ctx, names[0]!)];
-      const { reply, sentAt } = await run(acquireScript, "acquire", k, args, signal);
+      const { reply, sentAt } = await run(acquireScript, "acquire", k, args, how);
       const decoded = decodeMultiAcquire(reply, n);
       if (decoded.status === "busy") return { busy: decoded.hint };
       if (decoded.status === "abandoned") return { busy: busyHint(0) };
@@ -81,12 +81,13 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
       const { reply } = await run(releaseScript, "release", [...perLock(5), opKey(opId)], args);
       return decodeMultiRelease(reply, n);
     },
-    async extend(owner, fences, leaseMs) {
+    async extend(owner, fences, leaseMs, signal) {
       const { reply, sentAt } = await run(
         extendScript,
         "extend",
         keys.map((k) => k.lock),
         [owner, leaseMs, ...fences.map(String)],
+        { signal },
       );
       return { renewed: decodeMultiExtend(reply, n), sentAt };
     },

@@ -1,5 +1,6 @@
 import { AcquireTimeoutError } from "../errors.ts";
 import { maskId, randomId } from "../ids.ts";
+import { keptOrGivenBack } from "../lease/renewal.ts";
 import { acquireAsWaiter } from "../semaphore/waiter-acquire.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
@@ -29,8 +30,8 @@ export async function acquirePermit(
     name: ref.name,
     waitMs,
     signal,
-    attempt: async ({ opId, queue, returnWithinMs }) => {
-      const p = { waiter, leaseMs, queue, returnWithinMs, opId, signal };
+    attempt: async ({ opId, queue, returnWithinMs, deadline }) => {
+      const p = { waiter, leaseMs, queue, returnWithinMs, opId, signal, deadline };
       const { reply, sentAt } = await acquireOnce(ref, p);
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return "abandoned";
@@ -50,6 +51,12 @@ export async function acquirePermit(
   });
   const waitedMs = Math.round(result.waitedMs);
   if (!result.granted) throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts);
+  const permit = result.granted;
+  await keptOrGivenBack(
+    ref.name,
+    () => permit.startKeeping(),
+    () => permit.release(),
+  );
   const { fence } = result.granted;
   const { attempts } = result;
   const owner = maskId(waiter);

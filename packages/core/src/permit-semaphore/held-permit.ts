@@ -29,6 +29,8 @@ export class HeldPermit implements Permit {
   readonly fence: number;
   readonly #lease: LeaseState;
   readonly #stop = new AbortController();
+  readonly #init: PermitInit;
+  #keeping: Promise<void> | undefined;
   #leaseMs: number;
   #released = false;
 
@@ -37,21 +39,29 @@ export class HeldPermit implements Permit {
     this.id = init.id;
     this.fence = init.fence;
     this.#leaseMs = init.leaseMs;
+    this.#init = init;
     const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
     this.#lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#stop.abort());
-    if (!init.keepAlive) return;
-    keepHold(
-      id,
+  }
+
+  /** @internal Hands a kept-alive permit to the keeper, once; rejects with the keeper's error. */
+  startKeeping(): Promise<void> {
+    const { ctx, name } = this.#ref;
+    const init = this.#init;
+    if (!init.keepAlive || !this.#lease.active) return Promise.resolve();
+    this.#keeping ??= keepHold(
+      { ctx, name, fence: init.fence },
       {
         lease: this.#lease,
         leaseMs: () => this.#leaseMs,
         startedAt: init.sentAt,
         maxHoldMs: init.maxHoldMs,
-        extend: (ms) => extendOnce(ref, this.id, ms),
+        extend: (ms, signal) => extendOnce(this.#ref, this.id, ms, signal),
         serialize: () => this.toJSON(),
       },
       this.#stop.signal,
     );
+    return this.#keeping;
   }
 
   get name(): string {

@@ -43,6 +43,7 @@ export async function acquireOnce(
     returnWithinMs: number;
     opId: string;
     signal?: AbortSignal | undefined;
+    deadline?: number | undefined;
   },
 ): Promise<{ reply: PermitAcquireReply; sentAt: number }> {
   const { ctx, keys } = ref;
@@ -70,7 +71,7 @@ export async function acquireOnce(
       keys.channelPrefix,
       ...quarantineArgs(ctx),
     ],
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   return { reply: decodeAcquire(reply), sentAt };
 }
@@ -92,6 +93,7 @@ export async function extendOnce(
   ref: PermitSemaphoreRef,
   permitId: string,
   leaseMs: number,
+  signal?: AbortSignal,
 ): Promise<{ renewed: boolean; sentAt: number }> {
   const { reply, sentAt } = await run(
     ref,
@@ -99,6 +101,7 @@ export async function extendOnce(
     "permit extend",
     [ref.keys.permits],
     [permitId, leaseMs],
+    { signal },
   );
   const [status] = decodeTuple("permit extend", reply, 2) as [number, number];
   return { renewed: status === 1, sentAt };
@@ -140,6 +143,7 @@ export async function inspectOnce(ref: PermitSemaphoreRef): Promise<PermitSemaph
     "permit inspect",
     [keys.state, keys.permits, keys.queue],
     [],
+    { readOnly: true },
   );
   return decodeStatus(reply);
 }

@@ -4,7 +4,7 @@ import { randomId } from "../ids.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { MAX_PERMITS } from "../semaphore/acquire.ts";
-import { validateFunction, validateInteger, validateName, validateObject } from "../validate.ts";
+import { validateFunction, validateInteger, validateName } from "../validate.ts";
 import { acquirePermit } from "./acquire.ts";
 import { HeldPermit } from "./held-permit.ts";
 import { changeOnce, inspectOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
@@ -59,18 +59,27 @@ export class PermitExpirableSemaphore {
     return acquirePermit(this.#ref, options);
   }
 
-  /** One attempt, never waits and never overtakes queued waiters: a permit, or `null`. */
-  async tryAcquire(options?: Omit<PermitAcquireOptions, "waitMs">): Promise<Permit | null> {
-    const o = validateObject("options", options);
+  /**
+   * `acquire` that answers `null` instead of throwing when no permit was acquired within
+   * `waitMs`. Without `waitMs`, one attempt that never waits and never overtakes queued waiters.
+   */
+  async tryAcquire(options?: PermitAcquireOptions): Promise<Permit | null> {
     try {
-      return await acquirePermit(this.#ref, { ...o, waitMs: 0 });
+      return await acquirePermit(this.#ref, options);
     } catch (error) {
       if (error instanceof AcquireTimeoutError) return null;
       throw error;
     }
   }
 
-  /** Runs `fn` while holding a permit, and releases it afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding a permit, and releases it afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   async withPermit<T>(
     fn: (permit: Permit) => Promise<T> | T,
     options?: PermitAcquireOptions,

@@ -1,5 +1,6 @@
 import { AbortedError, QuorumError } from "../errors.ts";
 import { maskId } from "../ids.ts";
+import { keptOrGivenBack } from "../lease/renewal.ts";
 import type { ResolvedHoldOptions } from "../multi-lock/options.ts";
 import { waitLoop } from "../wait/wait-loop.ts";
 import {
@@ -60,6 +61,12 @@ export async function acquireQuorum(
     keepAlive: opts.keepAlive,
     maxHoldMs: opts.maxHoldMs,
   });
+  const view = new HeldQuorumLockView(hold);
+  await keptOrGivenBack(
+    ref.name,
+    () => hold.startKeeping(),
+    () => view.release(),
+  );
   ctx.emit({
     type: "acquired",
     name: ref.name,
@@ -70,7 +77,7 @@ export async function acquireQuorum(
     attempts: result.attempts,
   });
   return {
-    held: new HeldQuorumLockView(hold),
+    held: view,
     attempts: result.attempts,
     waitedMs: result.waitedMs,
   };

@@ -35,6 +35,7 @@ async function call(
   keys: string[],
   args: (string | number)[],
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<unknown> {
   const policy = { requestTimeoutMs: timeoutMs, retryWindowMs: 0 };
   const op = `${operation} quorum db ${db.index}`;
@@ -42,7 +43,7 @@ async function call(
     await evalScript(
       db.ctx.backend,
       script,
-      { operation: op, keys, args, retrySafe: true },
+      { operation: op, keys, args, retrySafe: true, signal },
       policy,
       db.ctx.emit,
     )
@@ -101,8 +102,10 @@ export async function extend(
   token: string,
   leaseMs: number,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<boolean> {
-  const reply = await call(db, extendScript, "extend", [db.keys.lock], [token, leaseMs], timeoutMs);
+  const args = [token, leaseMs];
+  const reply = await call(db, extendScript, "extend", [db.keys.lock], args, timeoutMs, signal);
   return decodeTuple("quorum extend", reply, 1)[0] === 1;
 }
 

@@ -31,25 +31,35 @@ export class QuorumHold {
   readonly lease: LeaseState;
   leaseMs: number;
   readonly #stop = new AbortController();
+  readonly #init: QuorumHoldInit;
+  #keeping: Promise<void> | undefined;
 
   constructor(ref: QuorumRef, init: QuorumHoldInit) {
     this.ref = ref;
     this.token = init.token;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
+    this.#init = init;
     this.lease = holdLease(this.#identity(), init.startedAt, init.validMs, () =>
       this.#stop.abort(),
     );
-    if (init.keepAlive) this.#startKeeper(init.startedAt, init.maxHoldMs);
+  }
+
+  /** Hands a kept-alive hold to the keeper, once; rejects with the keeper's error. */
+  startKeeping(): Promise<void> {
+    if (!this.#init.keepAlive || !this.lease.active) return Promise.resolve();
+    this.#keeping ??= this.#startKeeper(this.#init.startedAt, this.#init.maxHoldMs);
+    return this.#keeping;
   }
 
   /** Sets the lease on every database; `ok` only with a majority, `lost` once a majority is impossible. */
   async extendRound(
     leaseMs: number,
+    signal?: AbortSignal,
   ): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[]; startedAt: number }> {
     const startedAt = now();
     const results = await round(this.ref.dbs, (db) =>
-      extend(db, this.token, leaseMs, timeoutFor(this.ref, leaseMs)),
+      extend(db, this.token, leaseMs, timeoutFor(this.ref, leaseMs), signal),
     );
     const answers = results.map((r) => answerOf(r, (ok) => (ok ? "renewed" : "not-held")));
     return { outcome: this.#tally(answers, "renewed"), answers, startedAt };
@@ -97,15 +107,15 @@ export class QuorumHold {
       : "unreachable";
   }
 
-  #startKeeper(startedAt: number, maxHoldMs: number | undefined): void {
-    keepHold(
+  #startKeeper(startedAt: number, maxHoldMs: number | undefined): Promise<void> {
+    return keepHold(
       this.#identity(),
       {
         lease: this.lease,
         leaseMs: () => this.leaseMs,
         startedAt,
         maxHoldMs,
-        extend: (ms) => this.#renewRound(ms),
+        extend: (ms, signal) => this.#renewRound(ms, signal),
         serialize: () => this.serialize(),
       },
       this.#stop.signal,
@@ -117,8 +127,11 @@ export class QuorumHold {
   }
 
   /** A keeper renewal: a majority must confirm; too few answers is an unknown outcome (retry sooner). */
-  async #renewRound(leaseMs: number): Promise<{ renewed: boolean; sentAt: number }> {
-    const { outcome, answers, startedAt } = await this.extendRound(leaseMs);
+  async #renewRound(
+    leaseMs: number,
+    signal: AbortSignal,
+  ): Promise<{ renewed: boolean; sentAt: number }> {
+    const { outcome, answers, startedAt } = await this.extendRound(leaseMs, signal);
     if (outcome === "unreachable")
       throw new QuorumError(this.ref.name, "extend", "unreachable", this.ref.majority, answers);
     // The drift is taken off the confirmed lease, as `confirm()` does for acquire and extend.

@@ -121,14 +121,22 @@ export class QuorumLock {
     throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts);
   }
 
-  /** One attempt: the hold, or `null` when others hold it. Throws `QuorumError` when no majority answered. */
-  async tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldQuorumLock | null> {
-    if (options !== undefined && (typeof options !== "object" || options === null))
-      throw new InvalidArgumentError("options", "must be an options object");
-    return (await acquireQuorum(this.#ref, this.#resolve({ ...(options ?? {}), waitMs: 0 }))).held;
+  /**
+   * `acquire` that answers `null` instead of throwing when others held it throughout `waitMs`
+   * (without `waitMs`: one attempt). Throws `QuorumError` when no majority answered.
+   */
+  async tryAcquire(options?: AcquireOptions): Promise<HeldQuorumLock | null> {
+    return (await acquireQuorum(this.#ref, this.#resolve(options))).held;
   }
 
-  /** Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding the lock, and releases it afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   async withLock<T>(
     fn: (held: HeldQuorumLock) => Promise<T> | T,
     options?: AcquireOptions,

@@ -23,7 +23,6 @@ export function abandon(script: typeof s.abandonReadScript) {
       script.name,
       [...head, opKey(ref, op.id)],
       [ref.owner, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
-      true,
     );
     return Array.isArray(reply) && Number(reply[0]) === 1;
   };
@@ -38,7 +37,7 @@ export function inspect(side: "r" | "w") {
       "inspect",
       [k.lock, k.queueDeadlines, k.readers, k.readerHolds],
       [ref.owner, side],
-      true,
+      { readOnly: true },
     );
     return decodeInspect(reply);
   };
@@ -47,14 +46,11 @@ export function inspect(side: "r" | "w") {
 export function forceUnlock(side: "r" | "w") {
   return async (ref: LockRef): Promise<boolean> => {
     const { head, k } = allKeys(ref);
-    const { reply } = await run(
-      ref,
-      s.forceUnlockScript,
-      "forceUnlock",
-      head,
-      [side, ref.ctx.fenceTtlMs, k.channelPrefix],
-      true,
-    );
+    const { reply } = await run(ref, s.forceUnlockScript, "forceUnlock", head, [
+      side,
+      ref.ctx.fenceTtlMs,
+      k.channelPrefix,
+    ]);
     return Array.isArray(reply) && Number(reply[0]) === 1;
   };
 }

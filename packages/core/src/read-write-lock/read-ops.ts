@@ -24,8 +24,7 @@ async function acquireRead(ref: LockRef, p: AcquireParams) {
       k.channelPrefix,
       ...quarantineArgs(ctx),
     ],
-    true,
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   return { reply: decodeAcquire(reply), sentAt };
 }
@@ -39,12 +38,11 @@ async function releaseRead(ref: LockRef, fence: number, op: Operation) {
     "read release",
     [...head, opKey(ref, op.id)],
     [ref.owner, String(fence), ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
-    true,
   );
   return decodeRelease(reply);
 }
 
-async function extendRead(ref: LockRef, fence: number, leaseMs: number) {
+async function extendRead(ref: LockRef, fence: number, leaseMs: number, signal?: AbortSignal) {
   const { k } = allKeys(ref);
   const { reply, sentAt } = await run(
     ref,
@@ -52,7 +50,7 @@ async function extendRead(ref: LockRef, fence: number, leaseMs: number) {
     "read extend",
     [k.readers, k.readerHolds],
     [ref.owner, String(fence), leaseMs],
-    true,
+    { signal },
   );
   return { ...decodeExtend(reply), sentAt };
 }

@@ -41,12 +41,22 @@ export class ReadWriteLockSide {
     return this.#lock.acquire(options);
   }
 
-  /** One attempt, never queues: the hold, or `null` when busy. Throws `UpgradeError` like `acquire`. */
-  tryAcquire(options?: Omit<AcquireOptions, "waitMs">): Promise<HeldLock | null> {
+  /**
+   * `acquire` that answers `null` instead of throwing when not acquired within `waitMs`; without
+   * `waitMs`, one attempt that never queues. Throws `UpgradeError` like `acquire`.
+   */
+  tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
     return this.#lock.tryAcquire(options);
   }
 
-  /** Runs `fn` while holding this side, and releases it afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding this side, and releases it afterwards (also when `fn` throws).
+   * Rejects with the `LeaseLostError` when the lease was lost while `fn` ran (its value is
+   * dropped: the work may not have been exclusive). When `fn` throws, rejects with `fn`'s own
+   * error, unchanged (never wrapped; a loss is then in `held.signal.reason` and the `lost`
+   * event). The release never replaces either.
+   * @throws what `acquire` throws.
+   */
   withLock<T>(fn: (held: HeldLock) => Promise<T> | T, options?: AcquireOptions): Promise<T> {
     return this.#lock.withLock(fn, options);
   }

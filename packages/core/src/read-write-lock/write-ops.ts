@@ -20,8 +20,7 @@ async function acquireWrite(ref: LockRef, p: AcquireParams) {
     "write acquire",
     [...head, k.stats, opKey(ref, p.op.id), quarantineKey(ctx, ref.name)],
     fairAcquireArgs(ref, p, k.channelPrefix),
-    true,
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   if (Array.isArray(reply) && Number(reply[0]) === -2) throw new UpgradeError(ref.name);
   return { reply: decodeAcquire(reply), sentAt };
@@ -43,7 +42,6 @@ async function releaseWrite(ref: LockRef, fence: number, op: Operation) {
       k.channelPrefix,
       ctx.statsTtlMs,
     ],
-    true,
   );
   return decodeRelease(reply);
 }

@@ -1,5 +1,5 @@
 import type { ClientContext } from "../config.ts";
-import { evalScript, type EvalResult } from "../engine/eval-script.ts";
+import { evalScript, type EvalResult, type RunOptions } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import { quarantineArgs } from "../quarantine/quarantine.ts";
 
@@ -19,12 +19,12 @@ export function runScript(
   operation: string,
   keys: string[],
   args: (string | number)[],
-  signal?: AbortSignal,
+  how: RunOptions = {},
 ): Promise<EvalResult> {
   return evalScript(
     ref.ctx.backend,
     script,
-    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, signal },
+    { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, ...how },
     ref.ctx.policy,
     ref.ctx.emit,
   );

@@ -32,8 +32,8 @@ export async function acquirePermits(
     name: ref.name,
     waitMs,
     signal,
-    attempt: async ({ opId, queue, returnWithinMs }) => {
-      const p = { waiter, permits, queue, returnWithinMs, opId, signal };
+    attempt: async ({ opId, queue, returnWithinMs, deadline }) => {
+      const p = { waiter, permits, queue, returnWithinMs, opId, signal, deadline };
       const reply = await acquireOnce(ref, p);
       if (reply.status === "busy") return { busy: reply.hint };
       return reply.status === "abandoned" ? "abandoned" : { granted: true };

@@ -52,6 +52,7 @@ export async function acquireOnce(
     returnWithinMs: number;
     opId: string;
     signal?: AbortSignal | undefined;
+    deadline?: number | undefined;
   },
 ): Promise<SemaphoreAcquireReply> {
   const { ctx, keys } = ref;
@@ -70,7 +71,7 @@ export async function acquireOnce(
       keys.channelPrefix,
       ...quarantineArgs(ctx),
     ],
-    p.signal,
+    { signal: p.signal, deadline: p.deadline },
   );
   return decodeAcquire(reply);
 }
@@ -122,6 +123,7 @@ export async function inspectOnce(ref: SemaphoreRef): Promise<SemaphoreStatus> {
     "semaphore inspect",
     [keys.state, keys.queue, keys.grants],
     [],
+    { readOnly: true },
   );
   return decodeStatus(reply);
 }

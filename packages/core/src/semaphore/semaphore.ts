@@ -3,7 +3,7 @@ import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
 import { randomId } from "../ids.ts";
 import { semaphoreKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
-import { validateFunction, validateInteger, validateObject } from "../validate.ts";
+import { validateFunction, validateInteger } from "../validate.ts";
 import { acquirePermits, MAX_PERMITS } from "./acquire.ts";
 import { SemaphoreHoldView } from "./hold.ts";
 import { changeOnce, inspectOnce, type SemaphoreRef } from "./ops.ts";
@@ -61,20 +61,24 @@ export class Semaphore {
     return acquirePermits(this.#ref, options);
   }
 
-  /** One attempt, never waits and never overtakes queued waiters: the hold, or `null`. */
-  async tryAcquire(
-    options?: Omit<SemaphoreAcquireOptions, "waitMs">,
-  ): Promise<SemaphoreHold | null> {
-    const o = validateObject("options", options);
+  /**
+   * `acquire` that answers `null` instead of throwing when the permits were not acquired within
+   * `waitMs`. Without `waitMs`, one attempt that never waits and never overtakes queued waiters.
+   */
+  async tryAcquire(options?: SemaphoreAcquireOptions): Promise<SemaphoreHold | null> {
     try {
-      return await acquirePermits(this.#ref, { ...o, waitMs: 0 });
+      return await acquirePermits(this.#ref, options);
     } catch (error) {
       if (error instanceof AcquireTimeoutError) return null;
       throw error;
     }
   }
 
-  /** Runs `fn` while holding the permits, and releases them afterwards (also when `fn` throws). */
+  /**
+   * Runs `fn` while holding the permits, and releases them afterwards (also when `fn` throws):
+   * `fn`'s value, or `fn`'s own error unchanged (permits have no lease to lose). The release
+   * never replaces either.
+   */
   async withPermits<T>(
     fn: (hold: SemaphoreHold) => Promise<T> | T,
     options?: SemaphoreAcquireOptions,

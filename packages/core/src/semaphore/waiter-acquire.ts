@@ -13,6 +13,8 @@ export interface WaiterAcquire<T> {
     opId: string;
     queue: boolean;
     returnWithinMs: number;
+    /** The wait's budget (monotonic ms), which the attempt's requests and retries must not outlast. */
+    deadline: number;
   }): Promise<AttemptOutcome<T> | "abandoned">;
   /** Undoes operation `opId` (leave the queue, give back what it took). Safe to repeat. */
   abandon(opId: string): Promise<unknown>;
@@ -43,10 +45,10 @@ export async function acquireAsWaiter<T>(p: WaiterAcquire<T>): Promise<WaitResul
     requestTimeoutMs: p.ctx.policy.requestTimeoutMs,
     emit: p.ctx.emit,
     leave: () => abandon(lastOp),
-    attempt: async (queue, returnWithinMs) => {
+    attempt: async (queue, returnWithinMs, deadline) => {
       const opId = (lastOp = randomId());
       try {
-        const outcome = await p.attempt({ opId, queue, returnWithinMs });
+        const outcome = await p.attempt({ opId, queue, returnWithinMs, deadline });
         return outcome === "abandoned"
           ? { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } }
           : outcome;

@@ -21,9 +21,11 @@ export interface WaitLoopParams<T> {
   readonly emit: EventSink;
   /**
    * One attempt. `queue`: join (or stay in) the waiter queue when busy; `returnWithinMs`: the
-   * waiter's promise to the server to poll again within that time (later, it may be evicted).
+   * waiter's promise to the server to poll again within that time (later, it may be evicted);
+   * `deadline`: the wait's budget (monotonic ms: start + `waitMs` + one request timeout), which
+   * the attempt's requests and retries must not outlast.
    */
-  attempt(queue: boolean, returnWithinMs: number): Promise<AttemptOutcome<T>>;
+  attempt(queue: boolean, returnWithinMs: number, deadline: number): Promise<AttemptOutcome<T>>;
   /** Called once when the loop gives up while queued (timeout or abort): leave the queue. */
   leave(): void;
   /**
@@ -51,6 +53,8 @@ const MAX_STREAMS = 2;
 export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult<T>> {
   const start = now();
   const { strategy, waitMs, wake } = params;
+  // The whole wait, a request in flight at its end included, returns within this.
+  const deadline = start + waitMs + params.requestTimeoutMs;
   let queued = false;
   let rttMs: number | undefined;
   let rttDevMs = 0;
@@ -67,7 +71,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
         Math.min(strategy.maxDelayMs, Math.max(budget, 0)) + params.requestTimeoutMs,
       );
       const sentAt = now();
-      const outcome = await params.attempt(budget > 0, returnWithin);
+      const outcome = await params.attempt(budget > 0, returnWithin, deadline);
       const replyAt = now();
       const rtt = replyAt - sentAt;
       rttDevMs = rttMs === undefined ? 0 : rttDevMs + (Math.abs(rtt - rttMs) - rttDevMs) / 4;

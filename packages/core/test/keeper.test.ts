@@ -1,0 +1,214 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { harness } from "@edgelock/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  createClient,
+  InvalidArgumentError,
+  KeeperError,
+  LeaseLostError,
+  quorumLock,
+  timerKeeper,
+  type EdgelockClient,
+  type Keeper,
+} from "../src/index.ts";
+import { extendScript } from "../src/lock/scripts.generated.ts";
+import { useFaultStack } from "./fault-stack.ts";
+import { aborted, delay } from "./support.ts";
+
+const LEASE_MS = 300;
+
+const client = (
+  keeper: Keeper,
+  prefix = `k${Math.random().toString(36).slice(2)}`,
+  leaseMs = LEASE_MS,
+) =>
+  createClient({
+    redis: { url: harness().restUrl, token: harness().restToken },
+    prefix,
+    leaseMs,
+    keeper,
+  });
+
+const keepers: Record<string, () => Keeper> = {
+  "throws in keep()": () => ({
+    keep() {
+      throw new Error("keeper down");
+    },
+  }),
+  "returns a rejected promise (async keep)": () => ({
+    // An async keeper, though keep() is typed void: what a user may well write.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
+    async keep() {
+      throw new Error("keeper down");
+    },
+  }),
+};
+
+/** Each primitive with a kept-alive lease: how to take it, and whether it is still taken. */
+const primitives: Record<
+  string,
+  (c: EdgelockClient) => { take(): Promise<unknown>; taken(): Promise<boolean> }
+> = {
+  Lock: (c) => ({ take: () => c.lock("l").acquire(), taken: () => c.lock("l").isLocked() }),
+  FairLock: (c) => ({
+    take: () => c.fairLock("f").acquire(),
+    taken: () => c.fairLock("f").isLocked(),
+  }),
+  "ReadWriteLock write": (c) => ({
+    take: () => c.readWriteLock("rw").write.acquire(),
+    taken: () => c.readWriteLock("rw").write.isLocked(),
+  }),
+  "ReadWriteLock read": (c) => ({
+    take: () => c.readWriteLock("rw").read.acquire(),
+    taken: () => c.readWriteLock("rw").read.isLocked(),
+  }),
+  MultiLock: (c) => ({
+    take: () => c.multiLock(["m1", "m2"]).acquire(),
+    taken: async () => (await c.lock("m1").isLocked()) || (await c.lock("m2").isLocked()),
+  }),
+  PermitExpirableSemaphore: (c) => ({
+    take: async () => {
+      await c.permitExpirableSemaphore("p").trySetPermits(1);
+      return c.permitExpirableSemaphore("p").acquire();
+    },
+    taken: async () => (await c.permitExpirableSemaphore("p").availablePermits()) === 0,
+  }),
+};
+
+describe("a keeper that fails when handed a new hold", () => {
+  for (const [how, makeKeeper] of Object.entries(keepers)) {
+    for (const [kind, primitive] of Object.entries(primitives)) {
+      it(`${kind}, keeper ${how}: the acquire fails with KeeperError and the lock is free at once`, async () => {
+        const p = primitive(client(makeKeeper()));
+        const error = await p.take().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(KeeperError);
+        expect((error as KeeperError).released).toBe(true);
+        expect(((error as KeeperError).cause as Error).message).toBe("keeper down");
+        expect(await p.taken()).toBe(false);
+        // Past the lease: nothing left over fires (it used to crash Node with a ReferenceError).
+        await delay(LEASE_MS + 100);
+      });
+    }
+
+    it(`quorum lock, keeper ${how}: the acquire fails with KeeperError, nothing is left held`, async () => {
+      const prefix = `kq${Math.random().toString(36).slice(2)}`;
+      // A quorum's request timeout is a fraction of its lease: a lease that leaves it room.
+      const clients = [1, 2, 3].map((i) => client(makeKeeper(), `${prefix}${i}`, 5_000));
+      const lock = quorumLock(clients, "q");
+      const error = await lock.acquire().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(KeeperError);
+      expect((error as KeeperError).released).toBe(true);
+      const again = await quorumLock(clients, "q").acquire({ leaseMs: 1_000 });
+      await again.release();
+    });
+  }
+
+  it("a keeper whose promise rejects after it took the hold: the lease is lost at once, not at its deadline", async () => {
+    const c = createClient({
+      redis: { url: harness().restUrl, token: harness().restToken },
+      prefix: `kl${Math.random().toString(36).slice(2)}`,
+      keeper: {
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a keeper whose promise rejects later
+        keep: () => delay(50).then(() => Promise.reject(new Error("keeper died"))),
+      },
+    });
+    const held = await c.lock("late").acquire();
+    const reason = (await aborted(held.signal, 1_000)) as LeaseLostError;
+    expect(reason).toBeInstanceOf(LeaseLostError);
+    expect(reason.reason).toBe("keeper-failed");
+    expect((reason.cause as Error).message).toBe("keeper died");
+    await held[Symbol.asyncDispose]();
+  });
+
+  it("a re-entry shares the first hold's keeper: keep() runs once per acquisition", async () => {
+    const inner = timerKeeper();
+    let kept = 0;
+    const c = client({
+      keep(task) {
+        kept++;
+        inner.keep(task);
+      },
+    });
+    const lock = c.lock("reentry");
+    const outer = await lock.acquire();
+    const inner2 = await lock.acquire();
+    expect(kept).toBe(1);
+    await inner2.release();
+    await outer.release();
+  });
+});
+
+describe("createClient validates keeper and wait", () => {
+  const argumentOf = (options: Record<string, unknown>) => {
+    try {
+      createClient({ redis: { url: "http://127.0.0.1:1", token: "t" }, ...options });
+      return "no error";
+    } catch (e) {
+      expect(e).toBeInstanceOf(InvalidArgumentError);
+      return (e as InvalidArgumentError).argument;
+    }
+  };
+
+  it("names the option", () => {
+    expect(argumentOf({ keeper: {} })).toBe("options.keeper");
+    expect(argumentOf({ keeper: { keep: 1 } })).toBe("options.keeper");
+    expect(argumentOf({ keeper: null })).toBe("options.keeper");
+    expect(argumentOf({ keeper: () => undefined })).toBe("options.keeper");
+    expect(argumentOf({ wait: {} })).toBe("options.wait");
+    expect(argumentOf({ wait: { nextDelay: () => 1, maxDelayMs: -1 } })).toBe(
+      "options.wait.maxDelayMs",
+    );
+    expect(argumentOf({ keeper: timerKeeper() })).toBe("no error");
+  });
+});
+
+describe("renewals stop at once when the lease is lost", () => {
+  const { stack } = useFaultStack();
+  let dir: string;
+  beforeAll(() => {
+    mkdirSync(join(import.meta.dirname, "../.tmp"), { recursive: true });
+    dir = mkdtempSync(join(import.meta.dirname, "../.tmp/keeper-"));
+  });
+
+  // A holder whose renewal hangs: the lease is lost at its local deadline, and nothing of the
+  // hold may keep the process alive after that (a renewal still waiting for its answer, retries).
+  const holder = `
+import { createClient } from ${JSON.stringify(join(import.meta.dirname, "../src/index.ts"))};
+const client = createClient({
+  redis: { url: process.env.URL, token: process.env.TOKEN },
+  prefix: process.env.PREFIX,
+  leaseMs: 600,
+});
+const held = await client.lock("hang").acquire();
+console.log("held");
+held.signal.addEventListener("abort", () => console.log("lost", Date.now(), held.signal.reason.reason));
+`;
+
+  it("a renewal still waiting for its answer is cancelled: the process exits right after the loss", async () => {
+    const file = join(dir, "holder.mts");
+    writeFileSync(file, holder);
+    await stack().faults.add({ kind: "hang", times: 1_000, match: extendScript.sha });
+    const tsx = join(import.meta.dirname, "../../../node_modules/.bin/tsx");
+    const env = {
+      ...process.env,
+      URL: stack().rest.url,
+      TOKEN: stack().rest.token,
+      PREFIX: `hang${Date.now()}`,
+    };
+    const { out, exitedAt } = await new Promise<{ out: string; exitedAt: number }>(
+      (resolve, reject) => {
+        execFile(tsx, [file], { env, timeout: 20_000 }, (error, stdout) =>
+          error ? reject(error) : resolve({ out: stdout, exitedAt: Date.now() }),
+        );
+      },
+    );
+    const lines = out.trim().split("\n");
+    expect(lines[0]).toBe("held");
+    const [word, lostAt, reason] = lines[1]!.split(" ");
+    expect([word, reason]).toEqual(["lost", "deadline"]);
+    // It used to live on for the hung renewal's request timeout (5 s) and its retries.
+    expect(exitedAt - Number(lostAt)).toBeLessThan(1_500);
+  });
+});
