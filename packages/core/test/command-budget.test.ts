@@ -60,3 +60,69 @@ describe("Redis commands per Lock operation (INFO commandstats)", () => {
     expect(calls / 2).toBeLessThanOrEqual(38);
   });
 });
+
+// The fair lock and both sides of the read-write lock, pinned at what they cost before they moved
+// onto the operation protocol (measured on this branch before the move: see the commit message).
+type Side = "fair" | "read" | "write";
+const handle = (client: ReturnType<typeof makeTestClient>["client"], side: Side, name: string) =>
+  side === "fair"
+    ? client.fairLock(name)
+    : side === "read"
+      ? client.readWriteLock(name).read
+      : client.readWriteLock(name).write;
+
+// Before the move: fair 25 / 36 per contended section, read 29, write 29 / 40.5 (and renewals of
+// 3, 8 and 3 commands, before renewals were versioned and their answers recorded: that costs a
+// TIME, the record's GET and SET and the version's HSET).
+const LIMITS: Record<Side, { uncontended: number; renew: number; contended: number }> = {
+  fair: { uncontended: 25, renew: 7, contended: 36 },
+  read: { uncontended: 29, renew: 11, contended: 0 },
+  write: { uncontended: 29, renew: 7, contended: 40.5 },
+};
+
+describe("Redis commands per FairLock and ReadWriteLock operation (INFO commandstats)", () => {
+  for (const side of ["fair", "read", "write"] as const) {
+    it(`${side}: uncontended acquire + release, and one renewal`, async () => {
+      const { client } = makeTestClient(await makeNodeRedis(redis.url), { prefix: `cb-${side}` });
+      const lock = handle(client, side, "uncontended");
+      const warm = await lock.acquire({ leaseMs: 10_000 });
+      await warm.extend(10_000);
+      await warm.release(); // scripts loaded, connection warm
+      const calls = await counted(async () => {
+        const held = await lock.acquire({ leaseMs: 10_000 });
+        await held.release();
+      });
+      const held = await lock.acquire({ leaseMs: 10_000 });
+      const renew = await counted(() => held.extend(10_000));
+      await held.release();
+      console.log(
+        `${side}: uncontended acquire + release ${calls}, renewal ${renew} Redis commands`,
+      );
+      expect(calls).toBeLessThanOrEqual(LIMITS[side].uncontended);
+      expect(renew).toBeLessThanOrEqual(LIMITS[side].renew);
+    });
+  }
+
+  for (const side of ["fair", "write"] as const) {
+    it(`${side}: contended hand-off (holder, one queued waiter polling), per critical section`, async () => {
+      const wait = { name: "fixed", maxDelayMs: 200, nextDelay: () => 200 };
+      const t = makeTestClient(await makeNodeRedis(redis.url), { prefix: `cb2-${side}`, wait });
+      await (await handle(t.client, side, "contended").acquire()).release();
+      const calls = await counted(async () => {
+        const first = await handle(t.client, side, "contended").acquire({ leaseMs: 10_000 });
+        const waiting = handle(t.client, side, "contended").acquire({
+          leaseMs: 10_000,
+          waitMs: 5_000,
+        });
+        while (!t.events.some((e) => e.type === "waited")) await delay(2);
+        await first.release();
+        await (await waiting).release();
+      });
+      console.log(
+        `${side}: two critical sections, one contended hand-off: ${calls} Redis commands`,
+      );
+      expect(eventsOf(t.events, "acquired").at(-1)?.attempts).toBe(2);
+      expect(calls / 2).toBeLessThanOrEqual(LIMITS[side].contended);
+    });
+  }
+});

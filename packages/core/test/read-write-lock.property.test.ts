@@ -62,13 +62,14 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
   const opsFor = (s: Side) => (s === "read" ? readLockOps : writeLockOps);
   const model = new ReadWriteLockModel();
   const fenceOf = new Map<number, number>();
-  const known = new Map<string, { grant: number; fence: number }>();
+  // each owner's last grant per side, with the lease version it last saw
+  const known = new Map<string, { grant: number; fence: number; version: number }>();
   let maxFence = 0;
   const attempt = async (
     o: number,
     s: Side,
     queue: boolean,
-  ): Promise<{ answer: RwAnswer; position: number; fence: number }> => {
+  ): Promise<{ answer: RwAnswer; position: number; fence: number; version: number }> => {
     try {
       const { reply } = await opsFor(s).acquire(ref(o, s), {
         leaseMs: LONG,
@@ -78,11 +79,12 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
         budgetMs: LONG,
       });
       if (reply.status === "busy")
-        return { answer: "busy", position: reply.hint.position, fence: 0 };
+        return { answer: "busy", position: reply.hint.position, fence: 0, version: 0 };
       if (reply.status === "abandoned") throw new Error("unexpected abandoned");
-      return { answer: reply.status, position: 0, fence: reply.fence };
+      return { answer: reply.status, position: 0, fence: reply.fence, version: reply.version };
     } catch (error) {
-      if (error instanceof UpgradeError) return { answer: "upgrade", position: 0, fence: 0 };
+      if (error instanceof UpgradeError)
+        return { answer: "upgrade", position: 0, fence: 0, version: 0 };
       throw error;
     }
   };
@@ -106,7 +108,7 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
         maxFence = real.fence;
       }
       expect(real.fence, at).toBe(fenceOf.get(grant));
-      known.set(`${op.kind}${op.owner}`, { grant, fence: real.fence });
+      known.set(`${op.kind}${op.owner}`, { grant, fence: real.fence, version: real.version });
     } else if (op.kind === "release" || op.kind === "extend") {
       const k = known.get(`${op.side}${op.owner}`);
       if (!k) continue;
@@ -128,12 +130,15 @@ async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
               : "not-held";
         const real = await opsFor(op.side).extend(r, {
           fence: k.fence,
-          version: 0,
+          version: k.version,
           leaseMs: LONG,
           op: newOperation(),
           budgetMs: LONG,
         });
-        expect(real.status === "renewed" ? "extended" : "not-held", at).toBe(expected);
+        expect(real.status === "renewed" ? "extended" : real.status, at).toBe(
+          expected === "extended" ? "extended" : "gone",
+        );
+        if (real.status === "renewed") k.version = real.version;
       }
     } else if (op.kind === "expire") {
       if (op.side === "write") {

@@ -1,11 +1,11 @@
 -- An acquire that finds the lock free, in the fair lock's layout (the fair lock, the read-write
 -- lock's writer), inlined where it is included (it is a step of the script, not a function).
 -- In scope: lock_key, fence_key, queue_key, deadlines_key, owner, lease, fence_ttl,
--- channel_prefix, quarantine, holder, granted (_acquire-replay.lua).
+-- channel_prefix, quarantine, holder, claimed, granted_at, granted (_granted.lua).
 -- A new grant is refused while quarantined (-3); otherwise the first live waiter gets it (holder
 -- becomes that waiter, perhaps the caller itself), or, with no live waiter, the caller takes it.
 local left = quarantine_left(quarantine)
-if left > 0 then return {-3, 0, 0, left, 0, 0, 0, now_ms} end
+if left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0} end
 holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)
 if not holder then
   local fence = next_fence(fence_key, fence_ttl)
@@ -13,3 +13,5 @@ if not holder then
   redis.call('PEXPIRE', lock_key, lease)
   return granted(1)
 end
+-- grant_head reserved it for the head (granted now): if that is the caller, it claims it next
+claimed, granted_at = '1', now_ms

@@ -3,7 +3,7 @@ import { fairLockKeys } from "../keys.ts";
 import { Lock } from "../lock/lock.ts";
 import type { LockRef } from "../lock/ops.ts";
 import type { AcquireOptions, HeldLock, SerializedLease } from "../lock/types.ts";
-import { fairLockOps } from "./ops.ts";
+import { fairLockOps } from "./calls.ts";
 
 /**
  * A handle on one fair lock (Redisson's `RFairLock`): reentrant, with strict FIFO among waiters.

@@ -1,8 +1,14 @@
 -- Delete the fair lock whoever holds it (an operator's tool), then hand it to the first live waiter.
--- KEYS[1] lock hash   KEYS[2] fence counter   KEYS[3] waiter queue   KEYS[4] waiter deadlines
--- ARGV[1] fence counter ttl ms   ARGV[2] grant channel prefix
--- Returns {1} when a hold was deleted, {0} when the lock was free
--- @include ../common/now.lua
+-- An operation like any other: a late copy must not delete the next holder's lock.
+-- @protocol
+-- @key lock  lock hash
+-- @key fence  fence counter
+-- @key queue  waiter queue
+-- @key deadlines  waiter poll deadlines
+-- @arg fenceTtlMs  fence counter ttl ms
+-- @arg channelPrefix  grant channel prefix
+-- @reply status
+--   status 1 a hold was deleted, 0 the lock was free
 -- @include ../common/fence.lua
 -- @include _grant-head.lua
 if redis.call('DEL', KEYS[1]) == 0 then return {0} end

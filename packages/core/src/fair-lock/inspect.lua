@@ -1,8 +1,10 @@
 -- Read-only view of one fair lock. An unclaimed direct grant counts as locked (the lock is
 -- reserved) but as no hold of the grantee yet. Waiters are those whose deadline has not passed.
--- KEYS[1] lock hash   KEYS[2] waiter deadlines   ARGV[1] owner asking (may be empty)
--- Returns {locked, count held by ARGV[1], pttl, fence, live waiters, total count}
--- @include ../common/now.lua
+-- @key lock  lock hash
+-- @key deadlines  waiter poll deadlines
+-- @arg owner  owner asking (may be empty)
+-- @reply locked mine pttl fence waiters count
+--   mine: the count held by owner; count: the total count
 local waiters = redis.call('ZCOUNT', KEYS[2], now_ms, '+inf')
 local state = redis.call('HMGET', KEYS[1], 'o', 'c', 'f', 'g')
 if not state[1] then return {0, 0, 0, 0, waiters, 0} end

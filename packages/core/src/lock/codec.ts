@@ -1,4 +1,3 @@
-import { decodeTuple } from "../engine/decode.ts";
 import type { ReplyOf } from "../engine/manifest.ts";
 import type { acquireScript, inspectScript } from "./scripts.generated.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
@@ -28,51 +27,6 @@ export type AcquireReply =
     }
   | { readonly status: "busy"; readonly hint: ServerHint }
   | { readonly status: "abandoned" };
-
-/**
- * The acquire tuple: {status, fence, count, pttl, position, mean use, use age, server ms} and,
- * from the Lock's own script, two more slots: the use deviation and the mean hand-off cycle
- * (lock-shaped primitives whose scripts answer eight slots share this decoder).
- */
-export function decodeAcquire(reply: unknown): AcquireReply {
-  const length = Array.isArray(reply) && reply.length === 10 ? 10 : 8;
-  const t = decodeTuple("acquire", reply, length) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number?,
-    number?,
-  ];
-  const [
-    status,
-    fence,
-    count,
-    pttl,
-    position,
-    meanHoldMs,
-    holdAgeMs,
-    serverMs,
-    holdDevMs,
-    meanCycleMs,
-  ] = t;
-  if (status === 1 || status === 2)
-    return { status: status === 1 ? "granted" : "reentered", fence, count, pttl, version: 0 };
-  if (status === -1) return { status: "abandoned" };
-  if (status === -3) return { status: "busy", hint: quarantineHint(pttl) };
-  const hint = { remainingLeaseMs: Math.max(pttl, 0), position, meanHoldMs, holdAgeMs, serverMs };
-  return {
-    status: "busy",
-    hint:
-      holdDevMs === undefined || meanCycleMs === undefined
-        ? hint
-        : { ...hint, holdDevMs, meanCycleMs },
-  };
-}
 
 /** The Lock's own acquire reply (by name, through the engine, which took the server time off). */
 export function decodeLockAcquire(
@@ -109,16 +63,6 @@ export function lockInfo(r: ReplyOf<typeof inspectScript>): LockInfo {
   };
 }
 
-export function decodeRelease(reply: unknown): { released: boolean; remaining: number } {
-  const [status, remaining] = decodeTuple("release", reply, 2) as [number, number];
-  return { released: status === 1, remaining };
-}
-
-export function decodeExtend(reply: unknown): { renewed: boolean } {
-  const [status] = decodeTuple("extend", reply, 2) as [number, number];
-  return { renewed: status === 1 };
-}
-
 export interface LockInfo {
   readonly locked: boolean;
   readonly mine: number;
@@ -126,16 +70,4 @@ export interface LockInfo {
   readonly fence: number;
   readonly waiters: number;
   readonly count: number;
-}
-
-export function decodeInspect(reply: unknown): LockInfo {
-  const [locked, mine, pttl, fence, waiters, count] = decodeTuple("inspect", reply, 6) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return { locked: locked === 1, mine, pttl: Math.max(pttl, 0), fence, waiters, count };
 }

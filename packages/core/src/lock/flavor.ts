@@ -83,26 +83,3 @@ export const lockOps: LockOps = Object.freeze({
 export function opsOf(ref: LockRef): LockOps {
   return ref.ops ?? lockOps;
 }
-
-/**
- * An extend script that sets an absolute lease and keeps no version (the fair and read-write
- * locks' until they move to the operation protocol): renewed or gone, never stale.
- */
-export function unversionedExtend(
-  extend: (
-    ref: LockRef,
-    fence: number,
-    leaseMs: number,
-    signal?: AbortSignal,
-  ) => Promise<{ renewed: boolean; sentAt: number }>,
-): LockOps["extend"] {
-  return async (ref, p) => {
-    const r = await extend(ref, p.fence, p.leaseMs, p.signal);
-    return {
-      status: r.renewed ? "renewed" : "gone",
-      version: p.version,
-      pttl: p.leaseMs,
-      sentAt: r.sentAt,
-    };
-  };
-}

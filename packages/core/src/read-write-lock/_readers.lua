@@ -1,12 +1,12 @@
 -- Readers of a read-write lock: a zset reader -> lease expiry (server ms) and a hash with each
--- reader's count (`c<owner>`) and fence (`f<owner>`). A reader lives while its expiry is in the
+-- reader's count (`c<owner>`), fence (`f<owner>`) and lease version (`v<owner>`, absent: 0). A reader lives while its expiry is in the
 -- future; both keys live exactly as long as the longest reader.
 
 -- Drop readers whose lease has run out (each once, so O(log n) amortised per reader).
 local function purge_readers(readers_key, holds_key)
   local expired = redis.call('ZRANGEBYSCORE', readers_key, '-inf', now_ms)
   if #expired == 0 then return end
-  for _, reader in ipairs(expired) do redis.call('HDEL', holds_key, 'c' .. reader, 'f' .. reader) end
+  for _, reader in ipairs(expired) do redis.call('HDEL', holds_key, 'c' .. reader, 'f' .. reader, 'v' .. reader) end
   redis.call('ZREMRANGEBYSCORE', readers_key, '-inf', now_ms)
 end
 
@@ -40,7 +40,7 @@ local function drop_reader_level(readers_key, holds_key, owner)
   local count = redis.call('HINCRBY', holds_key, 'c' .. owner, -1)
   if count > 0 then return count end
   redis.call('ZREM', readers_key, owner)
-  redis.call('HDEL', holds_key, 'c' .. owner, 'f' .. owner)
+  redis.call('HDEL', holds_key, 'c' .. owner, 'f' .. owner, 'v' .. owner)
   readers_ttl(readers_key, holds_key)
   return 0
 end

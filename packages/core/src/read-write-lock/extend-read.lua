@@ -1,12 +1,26 @@
--- Renew one reader: set its remaining lease. Idempotent (an absolute lease), so it needs no
--- operation record; the fence pins it to one read session. An expired reader cannot be renewed.
--- KEYS[1] readers   KEYS[2] reader holds   ARGV[1] owner   ARGV[2] fence   ARGV[3] lease ms
--- Returns {status, pttl}: 1 renewed, 0 not held by this owner and fence
--- @include ../common/now.lua
+-- Renew one reader, ordered by its lease version (see ../fair-lock/extend.lua): applies only to
+-- the version the caller saw, bumps it and returns it; a renewal that saw an older version
+-- answers stale with the current version and lease, so a late copy of an old renewal can never
+-- undo a newer one. May shorten the reader's lease. An expired reader cannot be renewed.
+-- @protocol
+-- @key readers  readers (zset owner -> expiry ms)
+-- @key holds  reader holds (hash: c<owner> count, f<owner> fence, v<owner> lease version)
+-- @arg owner
+-- @arg fence  the read session being renewed
+-- @arg version  the lease version the caller last saw
+-- @arg leaseMs
+-- @reply status version pttl
+--   status 1 renewed (version = the new one), 2 stale (nothing changed: version and pttl are the
+--   server's), 0 not held by this owner and fence
 -- @include _readers.lua
-local readers_key, holds_key, owner, lease = KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[3])
+local readers_key, holds_key, owner, lease = KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[4])
 local expiry = tonumber(redis.call('ZSCORE', readers_key, owner))
-if not expiry or expiry <= now_ms or redis.call('HGET', holds_key, 'f' .. owner) ~= ARGV[2] then return {0, 0} end
+if not expiry or expiry <= now_ms then return {0, 0, 0} end
+local mine = redis.call('HMGET', holds_key, 'f' .. owner, 'v' .. owner)
+if mine[1] ~= ARGV[2] then return {0, 0, 0} end
+local version = tonumber(mine[2] or '0')
+if version ~= tonumber(ARGV[3]) then return {2, version, expiry - now_ms} end
+redis.call('HSET', holds_key, 'v' .. owner, version + 1)
 redis.call('ZADD', readers_key, now_ms + lease, owner)
 readers_ttl(readers_key, holds_key)
-return {1, lease}
+return {1, version + 1, lease}

@@ -1,11 +1,18 @@
 -- Delete one side of a read-write lock whoever holds it (an operator's tool), then hand the lock
--- to the first live queued writer if nothing is held any more.
--- KEYS[1] writer hash   KEYS[2] fence counter   KEYS[3] writer queue   KEYS[4] writer deadlines
--- KEYS[5] readers   KEYS[6] reader holds
--- ARGV[1] 'r' deletes every reader, 'w' deletes the writer   ARGV[2] fence counter ttl ms
--- ARGV[3] grant channel prefix
--- Returns {1} when something was deleted, {0} when that side was free
--- @include ../common/now.lua
+-- to the first live queued writer if nothing is held any more. An operation like any other: a
+-- late copy must not delete the next holder's lock.
+-- @protocol
+-- @key lock  writer hash
+-- @key fence  fence counter
+-- @key queue  writer queue
+-- @key deadlines  writer poll deadlines
+-- @key readers  readers
+-- @key holds  reader holds
+-- @arg side  'r' deletes every reader, 'w' deletes the writer
+-- @arg fenceTtlMs  fence counter ttl ms
+-- @arg channelPrefix  grant channel prefix
+-- @reply status
+--   status 1 something was deleted, 0 that side was free
 -- @include ../common/fence.lua
 -- @include ../fair-lock/_grant-head.lua
 -- @include _readers.lua

@@ -1,10 +1,14 @@
 -- Read-only view of one side of a read-write lock.
--- KEYS[1] writer hash   KEYS[2] writer deadlines   KEYS[3] readers   KEYS[4] reader holds
--- ARGV[1] owner asking (may be empty)   ARGV[2] 'r' for the read side, 'w' for the write side
--- Returns {locked, count held by ARGV[1], pttl, fence, live queued writers, total count}
+-- @key lock  writer hash
+-- @key deadlines  writer poll deadlines
+-- @key readers  readers
+-- @key holds  reader holds
+-- @arg owner  owner asking (may be empty)
+-- @arg side  'r' for the read side, 'w' for the write side
+-- @reply locked mine pttl fence waiters count
+--   mine: the count held by owner; waiters: live queued writers; count: the total count
 --   write side: held by a writer (or reserved for one), its pttl and fence, its count
---   read side: held by live readers, the longest reader's pttl, ARGV[1]'s read fence, the readers
--- @include ../common/now.lua
+--   read side: held by live readers, the longest reader's pttl, owner's read fence, the readers
 local waiters = redis.call('ZCOUNT', KEYS[2], now_ms, '+inf')
 if ARGV[2] == 'w' then
   local state = redis.call('HMGET', KEYS[1], 'o', 'c', 'f', 'g')

@@ -1,56 +1,71 @@
-import { readWriteLockKeys } from "../keys.ts";
-import { decodeInspect } from "../lock/codec.ts";
-import { opKey, run, type LockRef } from "../lock/ops.ts";
-import * as s from "./scripts.generated.ts";
 import type { Operation } from "../engine/operation.ts";
+import { run } from "../engine/run.ts";
+import { opRecordKey, readWriteLockKeys } from "../keys.ts";
+import { deadlineOf } from "../fair-lock/calls.ts";
+import { lockInfo, type LockInfo } from "../lock/codec.ts";
+import type { LockRef } from "../lock/ops.ts";
+import * as s from "./scripts.generated.ts";
 
-// Script calls both sides share. Both sides run on the Lock's machinery (holds, leases, acquire
-// loop, resume) through `readLockOps` / `writeLockOps`.
+// Script calls both sides share, each through the engine's one entry. Both sides run on the
+// Lock's machinery (holds, leases, acquire loop, resume) through `readLockOps` / `writeLockOps`.
 
-/** Every key of the lock, in the order the scripts take them: writer side, then readers. */
+export const what = (ref: LockRef, operation: string) => `${operation} "${ref.name}"`;
+
+/** Every key of the lock by the scripts' slot names: writer side, then readers. */
 export function allKeys(ref: LockRef) {
   const k = readWriteLockKeys(ref.ctx.prefix, ref.name);
-  return { k, head: [k.lock, k.fence, k.queue, k.queueDeadlines, k.readers, k.readerHolds] };
+  const head = {
+    lock: k.lock,
+    fence: k.fence,
+    queue: k.queue,
+    deadlines: k.queueDeadlines,
+    readers: k.readers,
+    holds: k.readerHolds,
+  };
+  return { k, head };
 }
 
-export function abandon(script: typeof s.abandonReadScript) {
+export function abandon(script: typeof s.abandonReadScript | typeof s.abandonWriteScript) {
   return async (ref: LockRef, op: Operation): Promise<boolean> => {
     const { ctx } = ref;
     const { k, head } = allKeys(ref);
-    const { reply } = await run(
-      ref,
-      script,
-      script.name,
-      [...head, opKey(ref, op.id)],
-      [ref.owner, ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
-    );
-    return Array.isArray(reply) && Number(reply[0]) === 1;
+    const { reply } = await run(ctx, script, {
+      what: what(ref, script.name),
+      keys: { ...head, op: opRecordKey(k.lock, op.id) },
+      args: {
+        owner: ref.owner,
+        deadline: deadlineOf(ref, op),
+        margin: ctx.recordMarginMs,
+        fenceTtlMs: ctx.fenceTtlMs,
+        channelPrefix: k.channelPrefix,
+      },
+    });
+    return reply.status === 1;
   };
 }
 
 export function inspect(side: "r" | "w") {
-  return async (ref: LockRef) => {
+  return async (ref: LockRef): Promise<LockInfo> => {
     const { k } = allKeys(ref);
-    const { reply } = await run(
-      ref,
-      s.inspectScript,
-      "inspect",
-      [k.lock, k.queueDeadlines, k.readers, k.readerHolds],
-      [ref.owner, side],
-      { readOnly: true },
-    );
-    return decodeInspect(reply);
+    const { reply } = await run(ref.ctx, s.inspectScript, {
+      what: what(ref, "inspect"),
+      keys: { lock: k.lock, deadlines: k.queueDeadlines, readers: k.readers, holds: k.readerHolds },
+      args: { owner: ref.owner, side },
+      readOnly: true,
+    });
+    return lockInfo(reply);
   };
 }
 
 export function forceUnlock(side: "r" | "w") {
-  return async (ref: LockRef): Promise<boolean> => {
+  return async (ref: LockRef, op: Operation): Promise<boolean> => {
     const { head, k } = allKeys(ref);
-    const { reply } = await run(ref, s.forceUnlockScript, "forceUnlock", head, [
-      side,
-      ref.ctx.fenceTtlMs,
-      k.channelPrefix,
-    ]);
-    return Array.isArray(reply) && Number(reply[0]) === 1;
+    const { reply } = await run(ref.ctx, s.forceUnlockScript, {
+      what: what(ref, "forceUnlock"),
+      keys: head,
+      args: { side, fenceTtlMs: ref.ctx.fenceTtlMs, channelPrefix: k.channelPrefix },
+      op,
+    });
+    return reply.status === 1;
   };
 }

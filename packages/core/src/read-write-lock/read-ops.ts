@@ -1,65 +1,71 @@
-import { decodeAcquire, decodeExtend, decodeRelease } from "../lock/codec.ts";
-import { unversionedExtend, type LockOps } from "../lock/flavor.ts";
 import type { Operation } from "../engine/operation.ts";
-import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
-import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
-import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
+import { run } from "../engine/run.ts";
+import { decodeQueuedAcquire, decodeRenewal } from "../fair-lock/codec.ts";
+import type { AcquireReply } from "../lock/codec.ts";
+import type { ExtendParams, ExtendResult, LockOps } from "../lock/flavor.ts";
+import type { AcquireParams, LockRef } from "../lock/ops.ts";
+import { abandon, allKeys, forceUnlock, inspect, what } from "./ops-shared.ts";
 import * as s from "./scripts.generated.ts";
 
-// The read side: each reader has its own lease in the readers zset.
+// The read side: each reader has its own lease (and lease version) in the readers zset.
 
-async function acquireRead(ref: LockRef, p: AcquireParams) {
+async function acquireRead(
+  ref: LockRef,
+  p: AcquireParams,
+): Promise<{ reply: AcquireReply; sentAt: number }> {
   const { ctx } = ref;
   const { k, head } = allKeys(ref);
-  const { reply, sentAt } = await run(
-    ref,
-    s.acquireReadScript,
-    "read acquire",
-    [...head, k.stats, opKey(ref, p.op.id), quarantineKey(ctx, ref.name)],
-    [
-      ref.owner,
-      p.leaseMs,
-      ctx.operationRecordTtlMs,
-      ctx.fenceTtlMs,
-      k.channelPrefix,
-      ...quarantineArgs(ctx),
-    ],
-    { signal: p.signal, deadline: p.deadline },
-  );
-  return { reply: decodeAcquire(reply), sentAt };
+  const { reply, sentAt, serverMs } = await run(ctx, s.acquireReadScript, {
+    what: what(ref, "read acquire"),
+    keys: { ...head, stats: k.stats },
+    args: {
+      owner: ref.owner,
+      leaseMs: p.leaseMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: k.channelPrefix,
+    },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
+  return { reply: decodeQueuedAcquire(reply, serverMs), sentAt };
 }
 
 async function releaseRead(ref: LockRef, fence: number, op: Operation) {
   const { ctx } = ref;
   const { k, head } = allKeys(ref);
-  const { reply } = await run(
-    ref,
-    s.releaseReadScript,
-    "read release",
-    [...head, opKey(ref, op.id)],
-    [ref.owner, String(fence), ctx.operationRecordTtlMs, ctx.fenceTtlMs, k.channelPrefix],
-  );
-  return decodeRelease(reply);
+  const { reply } = await run(ctx, s.releaseReadScript, {
+    what: what(ref, "read release"),
+    keys: head,
+    args: {
+      owner: ref.owner,
+      fence: String(fence),
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: k.channelPrefix,
+    },
+    op,
+  });
+  return { released: reply.status === 1, remaining: reply.remaining };
 }
 
-async function extendRead(ref: LockRef, fence: number, leaseMs: number, signal?: AbortSignal) {
+async function extendRead(ref: LockRef, p: ExtendParams): Promise<ExtendResult> {
   const { k } = allKeys(ref);
-  const { reply, sentAt } = await run(
-    ref,
-    s.extendReadScript,
-    "read extend",
-    [k.readers, k.readerHolds],
-    [ref.owner, String(fence), leaseMs],
-    { signal },
-  );
-  return { ...decodeExtend(reply), sentAt };
+  const { reply, sentAt } = await run(ref.ctx, s.extendReadScript, {
+    what: what(ref, "read extend"),
+    keys: { readers: k.readers, holds: k.readerHolds },
+    args: { owner: ref.owner, fence: String(p.fence), version: p.version, leaseMs: p.leaseMs },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
+  return decodeRenewal(reply, sentAt);
 }
 
 export const readLockOps: LockOps = Object.freeze({
   kind: "read-lock",
   acquire: acquireRead,
   release: releaseRead,
-  extend: unversionedExtend(extendRead),
+  extend: extendRead,
   abandon: abandon(s.abandonReadScript),
   inspect: inspect("r"),
   forceUnlock: forceUnlock("r"),

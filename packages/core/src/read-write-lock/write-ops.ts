@@ -1,56 +1,65 @@
-import { UpgradeError } from "../errors.ts";
-import { extendFairHold, fairAcquireArgs } from "../fair-lock/ops.ts";
-import { decodeAcquire, decodeRelease } from "../lock/codec.ts";
-import { unversionedExtend, type LockOps } from "../lock/flavor.ts";
 import type { Operation } from "../engine/operation.ts";
-import { opKey, run, type AcquireParams, type LockRef } from "../lock/ops.ts";
-import { quarantineKey } from "../quarantine/quarantine.ts";
-import { abandon, allKeys, forceUnlock, inspect } from "./ops-shared.ts";
+import { run } from "../engine/run.ts";
+import { UpgradeError } from "../errors.ts";
+import { extendFairLayout } from "../fair-lock/calls.ts";
+import { decodeQueuedAcquire } from "../fair-lock/codec.ts";
+import type { AcquireReply } from "../lock/codec.ts";
+import type { LockOps } from "../lock/flavor.ts";
+import type { AcquireParams, LockRef } from "../lock/ops.ts";
+import { abandon, allKeys, forceUnlock, inspect, what } from "./ops-shared.ts";
 import * as s from "./scripts.generated.ts";
 
 // The write side. The writer's hash has the fair lock's layout, so it renews with the fair lock's
-// extend script.
+// (versioned) extend script.
 
-async function acquireWrite(ref: LockRef, p: AcquireParams) {
+async function acquireWrite(
+  ref: LockRef,
+  p: AcquireParams,
+): Promise<{ reply: AcquireReply; sentAt: number }> {
   const { ctx } = ref;
   const { k, head } = allKeys(ref);
-  const { reply, sentAt } = await run(
-    ref,
-    s.acquireWriteScript,
-    "write acquire",
-    [...head, k.stats, opKey(ref, p.op.id), quarantineKey(ctx, ref.name)],
-    fairAcquireArgs(ref, p, k.channelPrefix),
-    { signal: p.signal, deadline: p.deadline },
-  );
-  if (Array.isArray(reply) && Number(reply[0]) === -2) throw new UpgradeError(ref.name);
-  return { reply: decodeAcquire(reply), sentAt };
+  const { reply, sentAt, serverMs } = await run(ctx, s.acquireWriteScript, {
+    what: what(ref, "write acquire"),
+    keys: { ...head, stats: k.stats },
+    args: {
+      owner: ref.owner,
+      leaseMs: p.leaseMs,
+      queue: p.queue ? 1 : 0,
+      returnWithinMs: p.returnWithinMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: k.channelPrefix,
+    },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
+  if (reply.status === -2) throw new UpgradeError(ref.name);
+  return { reply: decodeQueuedAcquire(reply, serverMs), sentAt };
 }
 
 async function releaseWrite(ref: LockRef, fence: number, op: Operation) {
   const { ctx } = ref;
   const { k, head } = allKeys(ref);
-  const { reply } = await run(
-    ref,
-    s.releaseWriteScript,
-    "write release",
-    [...head, k.stats, opKey(ref, op.id)],
-    [
-      ref.owner,
-      String(fence),
-      ctx.operationRecordTtlMs,
-      ctx.fenceTtlMs,
-      k.channelPrefix,
-      ctx.statsTtlMs,
-    ],
-  );
-  return decodeRelease(reply);
+  const { reply } = await run(ctx, s.releaseWriteScript, {
+    what: what(ref, "write release"),
+    keys: { ...head, stats: k.stats },
+    args: {
+      owner: ref.owner,
+      fence: String(fence),
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: k.channelPrefix,
+      statsTtlMs: ctx.statsTtlMs,
+    },
+    op,
+  });
+  return { released: reply.status === 1, remaining: reply.remaining };
 }
 
-export const writeLockOps: LockOps = Object.freeze({
+export const writeLockOps: LockOps = Object.freeze<LockOps>({
   kind: "write-lock",
   acquire: acquireWrite,
   release: releaseWrite,
-  extend: unversionedExtend(extendFairHold),
+  extend: (ref, p) => extendFairLayout(ref, allKeys(ref).k.lock, p),
   abandon: abandon(s.abandonWriteScript),
   inspect: inspect("w"),
   forceUnlock: forceUnlock("w"),

@@ -244,6 +244,33 @@ export function runFairLockConformance(target: FairLockConformanceTarget): void 
       expect(requests.total - before).toBe(2);
     });
 
+    // A Worker makes a client per request: its first request has no server time, only its wall
+    // clock (trusted within clockErrorMs, default 1 s). The protocol must not cost it a request.
+    for (const skewMs of [0, 900, -900]) {
+      it(`a fresh client (wall clock ${skewMs} ms off) acquires, renews and releases in one request each`, async () => {
+        const prefix = keyPrefix();
+        const warm = makeTestClient(await target.makeRedis(), { prefix });
+        const warmHeld = await warm.client.fairLock("fresh").acquire();
+        await warmHeld.extend(5_000); // every script loaded: NOSCRIPT would cost one more
+        await warmHeld.release();
+        const wallClock = () => Date.now() + skewMs;
+        const { client, requests } = makeTestClient(await target.makeRedis(), {
+          prefix,
+          wallClock,
+        });
+        const held = await client.fairLock("fresh").acquire({ leaseMs: 10_000 });
+        expect(requests.total).toBe(1);
+        await held.extend(10_000);
+        expect(requests.total).toBe(2);
+        await held.release();
+        expect(requests.total).toBe(3);
+        const fresh = makeTestClient(await target.makeRedis(), { prefix, wallClock });
+        const kept = await fresh.client.fairLock("fresh").acquire(); // kept alive by the keeper
+        await kept.release();
+        expect(fresh.requests.total).toBe(2);
+      });
+    }
+
     it("validates arguments before any request", async () => {
       const { client, requests } = await make();
       expect(() => client.fairLock("")).toThrow(InvalidArgumentError);

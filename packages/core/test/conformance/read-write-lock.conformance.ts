@@ -311,6 +311,37 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       }
     });
 
+    // A Worker makes a client per request: its first request has no server time, only its wall
+    // clock (trusted within clockErrorMs, default 1 s). The protocol must not cost it a request.
+    for (const skewMs of [0, 900, -900]) {
+      it(`a fresh client (wall clock ${skewMs} ms off) acquires, renews and releases each side in one request each`, async () => {
+        const prefix = keyPrefix();
+        const warm = makeTestClient(await target.makeRedis(), { prefix });
+        for (const side of ["read", "write"] as const) {
+          const warmHeld = await warm.client.readWriteLock("fresh")[side].acquire();
+          await warmHeld.extend(5_000); // every script loaded: NOSCRIPT would cost one more
+          await warmHeld.release();
+        }
+        const wallClock = () => Date.now() + skewMs;
+        for (const side of ["read", "write"] as const) {
+          const { client, requests } = makeTestClient(await target.makeRedis(), {
+            prefix,
+            wallClock,
+          });
+          const held = await client.readWriteLock("fresh")[side].acquire({ leaseMs: 10_000 });
+          expect(requests.total, `${side} acquire`).toBe(1);
+          await held.extend(10_000);
+          expect(requests.total, `${side} renew`).toBe(2);
+          await held.release();
+          expect(requests.total, `${side} release`).toBe(3);
+          const fresh = makeTestClient(await target.makeRedis(), { prefix, wallClock });
+          const kept = await fresh.client.readWriteLock("fresh")[side].acquire(); // kept alive
+          await kept.release();
+          expect(fresh.requests.total, `${side} kept-alive acquire + release`).toBe(2);
+        }
+      });
+    }
+
     it("validates arguments before any request", async () => {
       const { client, requests } = await make();
       expect(() => client.readWriteLock("")).toThrow(InvalidArgumentError);

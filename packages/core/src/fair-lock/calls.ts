@@ -1,0 +1,155 @@
+import { run } from "../engine/run.ts";
+import type { Operation } from "../engine/operation.ts";
+import { opRecordKey } from "../keys.ts";
+import { lockInfo, type AcquireReply, type LockInfo } from "../lock/codec.ts";
+import type { ExtendParams, ExtendResult, LockOps } from "../lock/flavor.ts";
+import type { AcquireParams, LockRef } from "../lock/ops.ts";
+import { decodeQueuedAcquire, decodeRenewal } from "./codec.ts";
+import {
+  abandonScript,
+  acquireScript,
+  extendScript,
+  forceUnlockScript,
+  inspectScript,
+  releaseScript,
+} from "./scripts.generated.ts";
+
+// The fair lock's script calls, each through the engine's one entry (keys and args by name, the
+// protocol's slots added by the engine); the Lock's holds and acquire loop call them through
+// `fairLockOps`.
+
+const what = (ref: LockRef, operation: string) => `fair ${operation} "${ref.name}"`;
+
+async function acquire(
+  ref: LockRef,
+  p: AcquireParams,
+): Promise<{ reply: AcquireReply; sentAt: number }> {
+  const { ctx, keys } = ref;
+  const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
+    what: what(ref, "acquire"),
+    keys: {
+      lock: keys.lock,
+      fence: keys.fence,
+      queue: keys.queue,
+      deadlines: keys.queueDeadlines,
+      stats: keys.stats,
+    },
+    args: {
+      owner: ref.owner,
+      leaseMs: p.leaseMs,
+      queue: p.queue ? 1 : 0,
+      returnWithinMs: p.returnWithinMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+    },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
+  return { reply: decodeQueuedAcquire(reply, serverMs), sentAt };
+}
+
+async function release(ref: LockRef, fence: number, op: Operation) {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, releaseScript, {
+    what: what(ref, "release"),
+    keys: {
+      lock: keys.lock,
+      fence: keys.fence,
+      queue: keys.queue,
+      deadlines: keys.queueDeadlines,
+      stats: keys.stats,
+    },
+    args: {
+      owner: ref.owner,
+      fence: String(fence),
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+      statsTtlMs: ctx.statsTtlMs,
+    },
+    op,
+  });
+  return { released: reply.status === 1, remaining: reply.remaining };
+}
+
+/**
+ * A versioned renewal of a hold in the fair lock's layout: the fair lock's, and the read-write
+ * lock's writer (`lockKey` its writer hash).
+ */
+export async function extendFairLayout(
+  ref: LockRef,
+  lockKey: string,
+  p: ExtendParams,
+): Promise<ExtendResult> {
+  const { reply, sentAt } = await run(ref.ctx, extendScript, {
+    what: what(ref, "extend"),
+    keys: { lock: lockKey },
+    args: { owner: ref.owner, fence: String(p.fence), version: p.version, leaseMs: p.leaseMs },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
+  return decodeRenewal(reply, sentAt);
+}
+
+/** The latest deadline any copy of `op` can carry (it may never have been sent). */
+export function deadlineOf(ref: LockRef, op: Operation): number {
+  const { clock, policy } = ref.ctx;
+  return op.deadline ?? Math.ceil(clock.upper() + policy.retryWindowMs);
+}
+
+async function abandon(ref: LockRef, op: Operation): Promise<boolean> {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, abandonScript, {
+    what: what(ref, "abandon"),
+    keys: {
+      lock: keys.lock,
+      fence: keys.fence,
+      queue: keys.queue,
+      deadlines: keys.queueDeadlines,
+      op: opRecordKey(keys.lock, op.id),
+    },
+    args: {
+      owner: ref.owner,
+      deadline: deadlineOf(ref, op),
+      margin: ctx.recordMarginMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+    },
+  });
+  return reply.status === 1;
+}
+
+async function inspect(ref: LockRef): Promise<LockInfo> {
+  const { reply } = await run(ref.ctx, inspectScript, {
+    what: what(ref, "inspect"),
+    keys: { lock: ref.keys.lock, deadlines: ref.keys.queueDeadlines },
+    args: { owner: ref.owner },
+    readOnly: true,
+  });
+  return lockInfo(reply);
+}
+
+async function forceUnlock(ref: LockRef, op: Operation): Promise<boolean> {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, forceUnlockScript, {
+    what: what(ref, "forceUnlock"),
+    keys: { lock: keys.lock, fence: keys.fence, queue: keys.queue, deadlines: keys.queueDeadlines },
+    args: { fenceTtlMs: ctx.fenceTtlMs, channelPrefix: keys.channelPrefix },
+    op,
+  });
+  return reply.status === 1;
+}
+
+/** The fair lock's scripts, run by the Lock's machinery (holds, leases, acquire loop, resume). */
+export const fairLockOps: LockOps = Object.freeze<LockOps>({
+  kind: "fair-lock",
+  // Its grant_head publishes each grant; its extend refuses an unclaimed grant, so claim by acquiring.
+  grantPush: "claim",
+  acquire,
+  release,
+  extend: (ref, p) => extendFairLayout(ref, ref.keys.lock, p),
+  abandon,
+  inspect,
+  forceUnlock,
+});
