@@ -43,7 +43,7 @@ export {
   nodeRedisClusterBackend,
   type NodeRedisClusterLike,
 } from "./backend/node-redis-cluster.ts";
-export { resolveBackend } from "./backend/resolve.ts";
+export { resolveBackend, type RedisInput, type UpstashRedisLike } from "./backend/resolve.ts";
 export { KEY_SCHEMA_VERSION, DEFAULT_PREFIX } from "./keys.ts";
 export { maskId } from "./ids.ts";
 export { Semaphore, MAX_PERMITS } from "./semaphore/semaphore.ts";
