@@ -19,6 +19,7 @@ export {
 } from "./errors.ts";
 export type { LockEvent } from "./events.ts";
 export { Lock } from "./lock/lock.ts";
+export type { AsyncDisposableHold } from "./disposable.ts";
 export type { AcquireOptions, HeldLock, SerializedLease, LeaseKind } from "./lock/types.ts";
 export { FairLock } from "./fair-lock/fair-lock.ts";
 export { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
