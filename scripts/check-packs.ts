@@ -4,13 +4,21 @@
 // redis-server behind the packed rest-server: the Node script with `npm start`, the Workers with
 // `wrangler deploy --dry-run` and `wrangler dev`, the Next.js app with `next build` and
 // `next start`. The guides include these examples' files verbatim (checked by check:docs).
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { startRedis } from "../packages/testkit/src/index.ts";
 import { packPublicPackages, ROOT } from "./lib/public-packages.ts";
 import { copyProject } from "./packs/copy-project.ts";
-import { freePort, run, startBackground, waitForHttp, type Background } from "./packs/processes.ts";
+import {
+  freePort,
+  killAll,
+  run,
+  startBackground,
+  waitForHttp,
+  waitForOutput,
+  type Background,
+} from "./packs/processes.ts";
 import {
   KEEPER_CLIENT_SCRIPT,
   runCloudflareWorker,
@@ -40,13 +48,20 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
 checkLockfileLinksExamples(await readFile(join(ROOT, "pnpm-lock.yaml"), "utf8"));
 const work = await mkdtemp(join(tmpdir(), "edgelock-packs-"));
 const stops: Array<() => Promise<void>> = [];
+// Interrupted: kill every server and command (their own process groups), remove the copies.
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    console.error(`check:packs: ${signal}: stopping`);
+    killAll();
+    rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  });
 let failed = false;
 try {
-  const [tarballs, redis] = await Promise.all([
+  const [tarballs, redisUrl] = await Promise.all([
     step("pnpm pack (every public package)", () => packPublicPackages(join(work, "packs"))),
-    step("redis-server", () => startRedis()),
+    step("redis-server", () => startRedisServer(join(work, "redis"))),
   ]);
-  stops.push(() => redis.stop());
 
   const dirs = new Map<string, string>();
   for (const name of EXAMPLES) {
@@ -70,7 +85,7 @@ try {
   const restPort = await freePort();
   const rest: Background = startBackground(
     join(dirs.get("tools")!, "node_modules", ".bin", "edgelock-rest-server"),
-    ["--redis-url", redis.url, "--port", String(restPort), "--token", restToken],
+    ["--redis-url", redisUrl, "--port", String(restPort), "--token", restToken],
     { cwd: dirs.get("tools")! },
   );
   stops.push(() => rest.stop());
@@ -102,6 +117,31 @@ try {
 const total = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`check:packs: ${failed ? "FAILED" : "passed"} in ${total} s (npm cache ${NPM_CACHE})`);
 process.exitCode = failed ? 1 : 0;
+
+/** A throwaway redis-server (no persistence) on a free port; `redis://127.0.0.1:PORT`. */
+async function startRedisServer(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const port = await freePort();
+  const redis = startBackground(
+    "redis-server",
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ],
+    { cwd: dir },
+  );
+  stops.push(() => redis.stop());
+  await waitForOutput(redis, /Ready to accept connections/);
+  return `redis://127.0.0.1:${port}`;
+}
 
 /** A project of the user's tools: the packed rest-server and CLI, and core + cloudflare for a script. */
 async function toolsProject(dir: string, tarballs: ReadonlyMap<string, string>): Promise<string> {

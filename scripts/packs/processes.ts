@@ -24,6 +24,8 @@ export function run(
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    commands.add(child);
+    child.once("exit", () => commands.delete(child));
     const timer = setTimeout(() => killGroup(child), options.timeoutMs ?? 300_000);
     child.once("error", (error) => {
       clearTimeout(timer);
@@ -49,6 +51,16 @@ export interface Background {
   stop(): Promise<void>;
 }
 
+/** Every background process still running, so an interrupted check can stop them all. */
+export const running = new Set<Background>();
+const commands = new Set<ChildProcess>();
+
+/** Kills every command and server still running, each with its process group, at once. */
+export function killAll(): void {
+  for (const child of commands) killGroup(child);
+  for (const background of running) killGroup(background.child);
+}
+
 export function startBackground(
   command: string,
   args: readonly string[],
@@ -64,10 +76,11 @@ export function startBackground(
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
+  const background: Background = {
     child,
     output: () => output,
     stop: async () => {
+      running.delete(background);
       if (child.exitCode !== null || child.signalCode !== null) return;
       killGroup(child, "SIGTERM");
       const hard = setTimeout(() => killGroup(child, "SIGKILL"), 5_000);
@@ -75,6 +88,8 @@ export function startBackground(
       clearTimeout(hard);
     },
   };
+  running.add(background);
+  return background;
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
@@ -82,6 +97,20 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): voi
     if (child.pid !== undefined) process.kill(-child.pid, signal);
   } catch {
     // already gone
+  }
+}
+
+/** Polls until `server`'s output matches `ready`, or fails after `timeoutMs`. */
+export async function waitForOutput(
+  server: Background,
+  ready: RegExp,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!ready.test(server.output())) {
+    if (server.child.exitCode !== null || Date.now() > until)
+      throw new StepError(`not ready (${ready}):\n${tail(server.output())}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

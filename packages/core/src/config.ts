@@ -1,4 +1,5 @@
 import type { Backend } from "./backend/backend.ts";
+import type { RedisInput } from "./backend/resolve.ts";
 import type { EvalPolicy } from "./engine/eval-script.ts";
 import type { ServerClock } from "./engine/server-clock.ts";
 import type { EventSink, LockEvent } from "./events.ts";
@@ -9,8 +10,14 @@ import type { WaitStrategy } from "./wait/strategy.ts";
 
 /** Options of `createClient`. Times are integer milliseconds. */
 export interface ClientOptions {
-  /** An `@upstash/redis` `Redis`, `{ url, token }` for Upstash REST, or a connected node-redis client. */
-  readonly redis: unknown;
+  /**
+   * Where the locks live: `{ url, token }` of an Upstash REST endpoint (the lightest: edgelock
+   * reads only these two, so no `@upstash/redis` in your bundle), an `@upstash/redis` `Redis`, a
+   * connected node-redis client or cluster client (TCP), or a `Backend`. Structural types: the
+   * declarations import neither `@upstash/redis` nor `redis`.
+   * @example { url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }
+   */
+  readonly redis: RedisInput;
   /** Key prefix; keys are `prefix:v1:{name}:…`. @default "edgelock" */
   readonly prefix?: string;
   /** Lease when `acquire()` gets no `leaseMs`; kept alive by the keeper. @default 30_000 */

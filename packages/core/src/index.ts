@@ -19,6 +19,7 @@ export {
 } from "./errors.ts";
 export type { LockEvent } from "./events.ts";
 export { Lock } from "./lock/lock.ts";
+export type { AsyncDisposableHold } from "./disposable.ts";
 export type { AcquireOptions, HeldLock, SerializedLease, LeaseKind } from "./lock/types.ts";
 export { FairLock } from "./fair-lock/fair-lock.ts";
 export { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
@@ -43,7 +44,7 @@ export {
   nodeRedisClusterBackend,
   type NodeRedisClusterLike,
 } from "./backend/node-redis-cluster.ts";
-export { resolveBackend } from "./backend/resolve.ts";
+export { resolveBackend, type RedisInput, type UpstashRedisLike } from "./backend/resolve.ts";
 export { KEY_SCHEMA_VERSION, DEFAULT_PREFIX } from "./keys.ts";
 export { maskId } from "./ids.ts";
 export { Semaphore, MAX_PERMITS } from "./semaphore/semaphore.ts";

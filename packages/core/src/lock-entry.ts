@@ -2,7 +2,9 @@
 export { createLockClient, type LockClient } from "./lock-client.ts";
 export type { LockHandleOptions } from "./client.ts";
 export { DEFAULT_CLIENT_OPTIONS, type ClientOptions } from "./config.ts";
+export type { RedisInput, UpstashRedisLike } from "./backend/resolve.ts";
 export { Lock } from "./lock/lock.ts";
+export type { AsyncDisposableHold } from "./disposable.ts";
 export type { AcquireOptions, HeldLock, SerializedLease } from "./lock/types.ts";
 export {
   LockError,

@@ -87,7 +87,8 @@ describe("a backend that cannot be reached fails at once with a BackendError nam
     const upstash = new Redis({ url: `http://127.0.0.1:${port}`, token: "t", retry: false });
     const inner = (upstash as unknown as { client: { request(r: unknown): Promise<unknown> } })
       .client;
-    const redis = { client: { request: (r: unknown) => inner.request(r) } };
+    // What an @upstash/redis client with a custom requester looks like inside.
+    const redis = { client: { request: (r: unknown) => inner.request(r) } } as never;
     const client = createClient({ redis: resolveBackend(redis), prefix: "dead" });
     const { error, ms } = await timed(() => client.lock("dead").tryAcquire());
     expect(error).toBeInstanceOf(BackendError);

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
 import { fairLockOps } from "../src/fair-lock/calls.ts";
 import { newOperation } from "../src/engine/operation.ts";
-import { resolveBackend } from "../src/index.ts";
+import { resolveBackend, type RedisInput } from "../src/index.ts";
 import { fairLockKeys } from "../src/keys.ts";
 import type { LockRef } from "../src/lock/ops.ts";
 import { FairLockModel } from "./model/fair-lock-model.ts";
@@ -40,7 +40,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "inspect" as const }) },
 );
 
-async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
+async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
   const prefix = keyPrefix();
   const { client } = makeTestClient(redis, { prefix });
   const raw = resolveBackend(redis);

@@ -1,3 +1,4 @@
+import type { RedisInput } from "../src/index.ts";
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
@@ -25,7 +26,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "get" as const }) },
 );
 
-async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
+async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
   const prefix = keyPrefix();
   const { client } = makeTestClient(redis, { prefix });
   const latch = client.countDownLatch("prop");

@@ -1,7 +1,7 @@
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
-import type { HeldLock, Lock } from "../src/index.ts";
+import type { HeldLock, Lock, RedisInput } from "../src/index.ts";
 import { lockKeys } from "../src/keys.ts";
 import { LockModel } from "./model/lock-model.ts";
 import { expectHoldOutcome, itOverBothTransports } from "./property-support.ts";
@@ -31,7 +31,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 async function runSequence(
-  redis: unknown,
+  redis: RedisInput,
   raw: { del(key: string): Promise<unknown> },
   ops: Op[],
 ): Promise<void> {

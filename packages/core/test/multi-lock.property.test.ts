@@ -1,3 +1,4 @@
+import type { RedisInput } from "../src/index.ts";
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
@@ -51,7 +52,7 @@ interface RealHold {
 }
 
 async function runSequence(
-  redis: unknown,
+  redis: RedisInput,
   del: (key: string) => Promise<unknown>,
   ops: Op[],
 ): Promise<void> {

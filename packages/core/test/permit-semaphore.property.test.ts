@@ -1,7 +1,7 @@
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
-import { NotHeldError, type Permit } from "../src/index.ts";
+import { NotHeldError, type Permit, type RedisInput } from "../src/index.ts";
 import { permitSemaphoreKeys } from "../src/keys.ts";
 import { PermitSemaphoreModel, type ModelPermit } from "./model/permit-semaphore-model.ts";
 import { itOverBothTransports } from "./property-support.ts";
@@ -35,7 +35,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 /** Moves a permit's expiry into the past on the server, as if its lease had run out. */
 type Expire = (key: string, permitId: string) => Promise<unknown>;
 
-async function runSequence(redis: unknown, expireRaw: Expire, ops: Op[]): Promise<void> {
+async function runSequence(redis: RedisInput, expireRaw: Expire, ops: Op[]): Promise<void> {
   const prefix = keyPrefix();
   const { client } = makeTestClient(redis, { prefix });
   const sem = client.permitExpirableSemaphore("prop");

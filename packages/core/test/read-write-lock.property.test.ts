@@ -2,7 +2,7 @@ import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
 import { newOperation } from "../src/engine/operation.ts";
-import { resolveBackend, UpgradeError } from "../src/index.ts";
+import { resolveBackend, UpgradeError, type RedisInput } from "../src/index.ts";
 import { readWriteLockKeys } from "../src/keys.ts";
 import type { LockRef } from "../src/lock/ops.ts";
 import { readLockOps } from "../src/read-write-lock/read-ops.ts";
@@ -46,7 +46,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "inspect" as const }) },
 );
 
-async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
+async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
   const prefix = keyPrefix();
   const { client } = makeTestClient(redis, { prefix });
   const raw = resolveBackend(redis);

@@ -1,7 +1,12 @@
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
-import { NotHeldError, PermitsRefusedError, type SemaphoreHold } from "../src/index.ts";
+import {
+  NotHeldError,
+  PermitsRefusedError,
+  type SemaphoreHold,
+  type RedisInput,
+} from "../src/index.ts";
 import { semaphoreKeys } from "../src/keys.ts";
 import { changeOnce, type SemaphoreRef } from "../src/semaphore/ops.ts";
 import { SemaphoreModel, type ModelSemaphoreHold } from "./model/semaphore-model.ts";
@@ -51,7 +56,7 @@ function applyModel(model: SemaphoreModel, which: Change, amount: number): boole
   return (which === "addPermits" ? model.addPermits(amount) : model.release(amount)) === "applied";
 }
 
-async function runSequence(redis: unknown, ops: Op[]): Promise<void> {
+async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
   const prefix = keyPrefix();
   const { client } = makeTestClient(redis, { prefix });
   const sem = client.semaphore("prop");

@@ -5,6 +5,7 @@ import {
   type ClientOptions,
   type EdgelockClient,
   type LockEvent,
+  type RedisInput,
 } from "../src/index.ts";
 
 /** Wraps a backend to count the requests the engine makes (per command name). */
@@ -33,7 +34,7 @@ export const eventTaps: ((event: LockEvent) => void)[] = [];
 
 /** A client over `redis` with a counting backend and an event log. */
 export function makeTestClient(
-  redis: unknown,
+  redis: RedisInput,
   options: Omit<ClientOptions, "redis"> = {},
 ): TestClient {
   const { backend, counts } = countingBackend(resolveBackend(redis));

@@ -46,10 +46,22 @@ export async function connectRedis(
   return client;
 }
 
+/**
+ * The part of a node-redis client {@link startUp} uses. Structural: relating the client to
+ * `ReturnType<typeof createClient>` instead (another instantiation of node-redis's generic client
+ * type) costs TypeScript seconds in every program that includes this file.
+ */
+interface StartingClient {
+  connect(): Promise<unknown>;
+  sendCommand(args: string[]): Promise<unknown>;
+  once(event: "error", listener: (error: Error) => void): unknown;
+  off(event: "error", listener: (error: Error) => void): unknown;
+}
+
 // Connect and PING, failing on the first client error or after the timeout. The first error
 // matters because a TCP connect proves little (a proxy or another service may accept it), and
 // node-redis may then neither answer nor reject the pending command.
-async function startUp(client: ReturnType<typeof createClient>, timeoutMs: number): Promise<void> {
+async function startUp(client: StartingClient, timeoutMs: number): Promise<void> {
   let onError: (error: Error) => void = () => undefined;
   let timer: NodeJS.Timeout | undefined;
   const failure = new Promise<never>((_, reject) => {

@@ -3,8 +3,6 @@ import type { RestRedisClient } from "./options.ts";
 
 export type SubscribeKind = "subscribe" | "psubscribe";
 
-type Subscriber = ReturnType<RestRedisClient["duplicate"]>;
-
 /**
  * `/subscribe/<channel>` and `/psubscribe/<pattern>` as Server-Sent Events, in Upstash's format
  * (docs: redis/features/restapi, "Subscribe & Publish Commands"; parsed by @upstash/redis
@@ -37,7 +35,9 @@ export class Subscriptions {
   ): Promise<Response> {
     // The client is already gone: nothing to stream to.
     if (signal.aborted) return new Response(null, { status: 499 });
-    const subscriber: Subscriber = this.#redis.duplicate();
+    // Not annotated: ReturnType<RestRedisClient["duplicate"]> is another instantiation of
+    // node-redis's client type, and relating the two costs TypeScript seconds per program.
+    const subscriber = this.#redis.duplicate();
     // A lost subscriber connection ends its stream; the error itself is not worth crashing for.
     subscriber.on("error", () => undefined);
     const close = () => {

@@ -19,7 +19,7 @@ export interface VercelEdgelockEnv {
 const processEnv = (): VercelEdgelockEnv =>
   (globalThis as { process?: { env?: VercelEdgelockEnv } }).process?.env ?? {};
 
-/** A client of the deployed `workers/lease-keeper` over HTTPS: `EDGELOCK_KEEPER_URL` + `EDGELOCK_KEEPER_SECRET`. */
+/** A client of your deployed lease-keeper Worker over HTTPS (see examples/lease-keeper-worker): `EDGELOCK_KEEPER_URL` + `EDGELOCK_KEEPER_SECRET`. */
 export function keeperFromEnv(
   env: VercelEdgelockEnv = processEnv(),
   options: LeaseKeeperClientOptions = {},

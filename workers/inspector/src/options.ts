@@ -1,9 +1,9 @@
-import { InvalidArgumentError } from "@edgelock/core";
+import { InvalidArgumentError, type RedisInput } from "@edgelock/core";
 
 /** Options of `createInspectorApp`. */
 export interface InspectorAppOptions {
   /** What `createClient` accepts: `{ url, token }` for Upstash REST, an `@upstash/redis` client, a node-redis client. */
-  readonly redis: unknown;
+  readonly redis: RedisInput;
   /** The operator token: `Authorization: Bearer <token>`, or typed once into the login form. At least 16 characters. */
   readonly token: string;
   /** Key prefix of the clients to inspect. @default "edgelock" */
@@ -29,7 +29,7 @@ export const DEFAULT_INSPECTOR_OPTIONS = Object.freeze({
 export const MIN_TOKEN_LENGTH = 16;
 
 export type ResolvedInspectorOptions = Required<Omit<InspectorAppOptions, "redis">> & {
-  readonly redis: unknown;
+  readonly redis: RedisInput;
 };
 
 export function resolveInspectorOptions(options: unknown): ResolvedInspectorOptions {

@@ -4,7 +4,7 @@ import type { KeeperTransport } from "./transport.ts";
 
 /** Options of `httpTransport`. */
 export interface HttpTransportOptions {
-  /** Base URL of the deployed `workers/lease-keeper` Worker, e.g. `https://lease-keeper.acme.workers.dev`. */
+  /** Base URL of your deployed lease-keeper Worker (`leaseKeeperWorker()` + `LeaseKeeper`), e.g. `https://lease-keeper.acme.workers.dev`. */
   readonly url: string;
   /** The shared secret (`EDGELOCK_KEEPER_SECRET` of the keeper Worker). */
   readonly secret: string;

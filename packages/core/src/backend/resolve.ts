@@ -39,7 +39,7 @@ const ACCEPTED =
  * credentials are not visible. A REST URL is validated here, when the client is made.
  * @throws InvalidArgumentError naming `redis` (or `redis.url`, `redis.token`) for anything else.
  */
-export function resolveBackend(redis: unknown): Backend {
+export function resolveBackend(redis: RedisInput): Backend {
   if (typeof redis !== "object" || redis === null) {
     const got = typeof redis === "string" ? ` (got a string: pass { url, token })` : "";
     throw new InvalidArgumentError("redis", `${ACCEPTED}${got}`);

@@ -1,3 +1,4 @@
+import type { AsyncDisposableHold } from "../disposable.ts";
 /** Options of `lock.acquire()`. Times are integer milliseconds. */
 export interface AcquireOptions {
   /** How long to wait for the lock; 0 tries once and never queues. @default 0 */
@@ -35,7 +36,7 @@ export interface SerializedLease {
 }
 
 /** One hold of a lock. Nested holds on the same handle are separate `HeldLock`s sharing a lease. */
-export interface HeldLock extends AsyncDisposable {
+export interface HeldLock extends AsyncDisposableHold {
   readonly name: string;
   /** Fencing token: strictly increasing per name across acquisitions (re-entries share it). */
   readonly fence: number;

@@ -1,3 +1,4 @@
+import type { AsyncDisposableHold } from "../disposable.ts";
 /** A multi-lock's lease in a form another invocation or a keeper can `resume()` to extend or release it. */
 export interface SerializedMultiLease {
   readonly v: 1;
@@ -17,7 +18,7 @@ export interface SerializedMultiLease {
  * All the names of a multi-lock, held together. Nested acquisitions on the same handle are
  * separate `HeldMultiLock`s sharing one lease.
  */
-export interface HeldMultiLock extends AsyncDisposable {
+export interface HeldMultiLock extends AsyncDisposableHold {
   /** Deduplicated names, in acquisition order. */
   readonly names: readonly string[];
   /** Fencing token per name: each strictly increasing per name, as the Lock's. */

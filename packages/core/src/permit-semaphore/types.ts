@@ -1,3 +1,4 @@
+import type { AsyncDisposableHold } from "../disposable.ts";
 /** Options of `permitExpirableSemaphore.acquire()`. Times are integer milliseconds. */
 export interface PermitAcquireOptions {
   /** How long to wait for a permit; 0 tries once and never queues. @default 0 */
@@ -28,7 +29,7 @@ export interface SerializedPermit {
 }
 
 /** One permit of a `PermitExpirableSemaphore`, with its own id and lease. */
-export interface Permit extends AsyncDisposable {
+export interface Permit extends AsyncDisposableHold {
   readonly name: string;
   /** The permit's id (Redisson's permitId): random, unique per acquisition. */
   readonly id: string;

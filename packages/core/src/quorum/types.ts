@@ -1,3 +1,4 @@
+import type { AsyncDisposableHold } from "../disposable.ts";
 /** Options of `quorumLock(clients, name, options)`. Times are integer milliseconds. */
 export interface QuorumLockOptions {
   /**
@@ -33,7 +34,7 @@ export interface SerializedQuorumLease {
 }
 
 /** A quorum lock held on a majority of its databases. */
-export interface HeldQuorumLock extends AsyncDisposable {
+export interface HeldQuorumLock extends AsyncDisposableHold {
   readonly name: string;
   /** Fencing token: strictly increasing across grants of this name, whatever majority granted them. */
   readonly fence: number;

@@ -1,3 +1,4 @@
+import type { AsyncDisposableHold } from "../disposable.ts";
 /** Options of `semaphore.acquire()`. Times are integer milliseconds. */
 export interface SemaphoreAcquireOptions {
   /** How many permits to take at once (all or none). @default 1 */
@@ -24,7 +25,7 @@ export interface SerializedSemaphoreHold {
  * have no lease: if the holder dies without releasing, they are gone until someone calls
  * `semaphore.release()` or `addPermits()`. Use `PermitExpirableSemaphore` for leased permits.
  */
-export interface SemaphoreHold extends AsyncDisposable {
+export interface SemaphoreHold extends AsyncDisposableHold {
   readonly name: string;
   readonly permits: number;
   /**

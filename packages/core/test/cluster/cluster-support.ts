@@ -1,6 +1,6 @@
 import { makeNodeRedis, type RedisClusterProcess } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { resolveBackend, type Backend } from "../../src/index.ts";
+import { resolveBackend, type Backend, type RedisInput } from "../../src/index.ts";
 
 /**
  * Replies that say a request spanned slots: CROSSSLOT for declared keys, and the script errors
@@ -14,7 +14,7 @@ export class SlotErrorTally {
   readonly samples: string[] = [];
 
   /** `redis` as the engine would resolve it, with every error reply checked on the way. */
-  wrap(redis: unknown): Backend {
+  wrap(redis: RedisInput): Backend {
     const inner = resolveBackend(redis);
     const command: Backend["command"] = async (args, signal) => {
       try {
@@ -72,7 +72,7 @@ export function declareSlotAudit(
   label: string,
   tally: SlotErrorTally,
   cluster: () => RedisClusterProcess,
-  makeRedis: () => Promise<unknown> | unknown,
+  makeRedis: () => Promise<RedisInput> | RedisInput,
 ): void {
   describe(`${label}: slots`, () => {
     it("no request of any suite spanned slots (0 CROSSSLOT, client side and in every node's errorstats)", async () => {

@@ -1,5 +1,5 @@
 import { IntervalRecorder, keyPrefix } from "@edgelock/testkit";
-import { LockError, resolveBackend, type LockEvent } from "../../src/index.ts";
+import { LockError, resolveBackend, type LockEvent, type RedisInput } from "../../src/index.ts";
 import { delay, makeTestClient } from "../support.ts";
 
 /** Sets the resource to `fence` only if it is newer than what it holds: 1 accepted, 0 stale. */
@@ -29,7 +29,7 @@ export interface WorkloadReport {
  * with the lock).
  */
 export async function lockContention(
-  makeRedis: () => Promise<unknown>,
+  makeRedis: () => Promise<RedisInput>,
   name: string,
   resourceKey: string,
   workers: number,

@@ -2,13 +2,13 @@ import { IntervalRecorder, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
 import { lockKeys, semaphoreKeys, slotTagOf } from "../../src/keys.ts";
 import { slotOf } from "../../src/cluster-slot.ts";
-import type { ClientOptions } from "../../src/index.ts";
+import type { ClientOptions, RedisInput } from "../../src/index.ts";
 import { QUARANTINED } from "../quarantine-support.ts";
 import { delay, eventsOf, makeTestClient } from "../support.ts";
 
 export interface TaggedNamesTarget {
   readonly name: string;
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 /**

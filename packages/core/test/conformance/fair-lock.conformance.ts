@@ -8,6 +8,7 @@ import {
   type ClientOptions,
   type FairLock,
   type HeldLock,
+  type RedisInput,
 } from "../../src/index.ts";
 import { aborted, delay, eventsOf, makeTestClient } from "../support.ts";
 import { dyingClient, eagerStrategy, slowestStrategy, until } from "./waiter-support.ts";
@@ -15,7 +16,7 @@ import { dyingClient, eagerStrategy, slowestStrategy, until } from "./waiter-sup
 export interface FairLockConformanceTarget {
   readonly name: string;
   /** A Redis connection for this backend (what users pass as `redis`). */
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 /** Starts `acquire` on each handle in turn, each only once the previous one is queued. */

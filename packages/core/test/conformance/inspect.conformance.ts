@@ -7,13 +7,14 @@ import {
   quorumLock,
   type ClientOptions,
   type EdgelockClient,
+  type RedisInput,
 } from "../../src/index.ts";
 import { makeTestClient } from "../support.ts";
 import { until } from "./waiter-support.ts";
 
 export interface InspectConformanceTarget {
   readonly name: string;
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 /** Queues `count` waiters on `name` one after the other; `stop()` aborts them all. */

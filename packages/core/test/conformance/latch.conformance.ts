@@ -1,13 +1,18 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { AbortedError, InvalidArgumentError, type ClientOptions } from "../../src/index.ts";
+import {
+  AbortedError,
+  InvalidArgumentError,
+  type ClientOptions,
+  type RedisInput,
+} from "../../src/index.ts";
 import { latchKeys } from "../../src/keys.ts";
 import { countDownOnce, type LatchRef } from "../../src/latch/ops.ts";
 import { delay, makeTestClient, type TestClient } from "../support.ts";
 
 export interface LatchConformanceTarget {
   readonly name: string;
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 function refOf(t: TestClient, name: string): LatchRef {

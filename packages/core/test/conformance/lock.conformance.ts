@@ -8,6 +8,7 @@ import {
   NotHeldError,
   resolveBackend,
   type ClientOptions,
+  type RedisInput,
 } from "../../src/index.ts";
 import { aborted, delay, eventsOf, makeTestClient } from "../support.ts";
 import { lockKeys } from "../../src/keys.ts";
@@ -15,7 +16,7 @@ import { lockKeys } from "../../src/keys.ts";
 export interface LockConformanceTarget {
   readonly name: string;
   /** A Redis connection for this backend (what users pass as `redis`). */
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 /**

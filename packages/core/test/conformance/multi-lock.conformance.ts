@@ -8,13 +8,14 @@ import {
   NotHeldError,
   type ClientOptions,
   type EdgelockClient,
+  type RedisInput,
 } from "../../src/index.ts";
 import { aborted, delay, makeTestClient } from "../support.ts";
 
 export interface MultiLockConformanceTarget {
   readonly name: string;
   /** A Redis connection for this backend (what users pass as `redis`). */
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 const locked = async (client: EdgelockClient, names: string[]) =>

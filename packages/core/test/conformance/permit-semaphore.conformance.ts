@@ -8,6 +8,7 @@ import {
   NotHeldError,
   type ClientOptions,
   type Permit,
+  type RedisInput,
 } from "../../src/index.ts";
 import { permitSemaphoreKeys } from "../../src/keys.ts";
 import {
@@ -19,7 +20,7 @@ import { aborted, delay, eventsOf, makeTestClient, type TestClient } from "../su
 
 export interface PermitSemaphoreConformanceTarget {
   readonly name: string;
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 function refOf(t: TestClient, name: string): PermitSemaphoreRef {

@@ -8,6 +8,7 @@ import {
   NotHeldError,
   UpgradeError,
   type ClientOptions,
+  type RedisInput,
 } from "../../src/index.ts";
 import { aborted, delay, eventsOf, makeTestClient } from "../support.ts";
 import { ReadWriteChecker } from "./rw-checker.ts";
@@ -16,7 +17,7 @@ import { dyingClient, eagerStrategy, until } from "./waiter-support.ts";
 export interface ReadWriteLockConformanceTarget {
   readonly name: string;
   /** A Redis connection for this backend (what users pass as `redis`). */
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 /**

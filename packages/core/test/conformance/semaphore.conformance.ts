@@ -7,6 +7,7 @@ import {
   NotHeldError,
   PermitsRefusedError,
   type ClientOptions,
+  type RedisInput,
 } from "../../src/index.ts";
 import { semaphoreKeys } from "../../src/keys.ts";
 import { acquireOnce, changeOnce, type SemaphoreRef } from "../../src/semaphore/ops.ts";
@@ -15,7 +16,7 @@ import { delay, makeTestClient, type TestClient } from "../support.ts";
 export interface SemaphoreConformanceTarget {
   readonly name: string;
   /** A Redis connection for this backend (what users pass as `redis`). */
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 function refOf(t: TestClient, name: string): SemaphoreRef {

@@ -4,6 +4,7 @@ import {
   type Backend,
   type ClientOptions,
   type WaitStrategy,
+  type RedisInput,
 } from "../../src/index.ts";
 import { delay, makeTestClient, type TestClient } from "../support.ts";
 
@@ -11,7 +12,7 @@ import { delay, makeTestClient, type TestClient } from "../support.ts";
  * A client whose invocation "dies" after its first successful request: every later request fails
  * before reaching Redis, so a waiter queued by that request never polls again (nor leaves).
  */
-export function dyingClient(redis: unknown, options: Omit<ClientOptions, "redis">): TestClient {
+export function dyingClient(redis: RedisInput, options: Omit<ClientOptions, "redis">): TestClient {
   const inner = resolveBackend(redis);
   let alive = true;
   const dying: Backend = {

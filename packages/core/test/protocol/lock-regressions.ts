@@ -7,6 +7,7 @@ import {
   LockError,
   resolveBackend,
   type ClientOptions,
+  type RedisInput,
 } from "../../src/index.ts";
 import { acquireScript, extendScript } from "../../src/lock/scripts.generated.ts";
 import { delay, makeTestClient } from "../support.ts";
@@ -14,7 +15,7 @@ import { lateCopyBackend, runs } from "./late-copy-backend.ts";
 
 export interface RegressionTarget {
   readonly name: string;
-  makeRedis(): unknown | Promise<unknown>;
+  makeRedis(): RedisInput | Promise<RedisInput>;
 }
 
 /** Polls `ready` every 5 ms; fails the test instead of hanging. */

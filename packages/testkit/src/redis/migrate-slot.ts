@@ -33,7 +33,7 @@ export async function migrateSlot(
   const admins = await Promise.all(cluster.urls.map((url) => makeNodeRedis(url)));
   try {
     const ids = await Promise.all(
-      admins.map(async (a) => String(await a.sendCommand(["CLUSTER", "MYID"]))),
+      admins.map(async (a) => String(await a.sendCommand<unknown>(["CLUSTER", "MYID"]))),
     );
     const from = await ownerOf(admins[0]!, cluster, slot);
     const source = admins[from]!;
@@ -61,7 +61,7 @@ export async function migrateSlot(
       if (options.pauseMs) await sleep(options.pauseMs);
     }
     const assign = (admin: NodeRedisClient) =>
-      admin.sendCommand(["CLUSTER", "SETSLOT", s, "NODE", ids[to]!]);
+      admin.sendCommand<unknown>(["CLUSTER", "SETSLOT", s, "NODE", ids[to]!]);
     await assign(target);
     await assign(source);
     await Promise.all(admins.filter((a) => a !== source && a !== target).map(assign));

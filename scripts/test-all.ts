@@ -1,0 +1,137 @@
+// pnpm test — everything CI checks, in order, stopping at the first stage that fails: the
+// install (a workspace cycle or a stale lockfile fails it), typecheck, lint, build, publint, the
+// doc-snippet check, the packed-tarball/example/guide runs, then the whole vitest suite. Prints
+// each stage's wall time, then, as the very last line, the suite's `N passed, N failed`.
+//
+//   pnpm test                  every stage
+//   pnpm test --from build     start at a stage (the ones before it are skipped, and said so)
+//   pnpm test --until lint     stop after a stage (the static checks only, say)
+//   pnpm test:unit             the vitest suite alone
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO_ROOT } from "./lib/workspace.ts";
+
+interface Stage {
+  readonly name: string;
+  readonly command: readonly string[];
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "edgelock-test-all-"));
+const vitestReport = join(scratch, "vitest.json");
+
+const STAGES: readonly Stage[] = [
+  // disallowWorkspaceCycles (pnpm-workspace.yaml) makes a cycle an install error.
+  { name: "install", command: ["pnpm", "install", "--frozen-lockfile", "--prefer-offline"] },
+  { name: "typecheck", command: ["pnpm", "run", "typecheck"] },
+  { name: "lint", command: ["pnpm", "run", "lint"] },
+  { name: "build", command: ["pnpm", "run", "build"] },
+  { name: "publint", command: ["pnpm", "run", "publint"] },
+  { name: "check:docs", command: ["pnpm", "run", "check:docs"] },
+  { name: "check:packs", command: ["pnpm", "run", "check:packs"] },
+  {
+    name: "vitest",
+    command: [
+      "pnpm",
+      "exec",
+      "vitest",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestReport}`,
+    ],
+  },
+];
+
+const first = stageIndex("--from", 0);
+const last = stageIndex("--until", STAGES.length - 1);
+
+/** The stage an option names, or `fallback` without the option. */
+function stageIndex(option: string, fallback: number): number {
+  const at = process.argv.indexOf(option);
+  if (at < 0) return fallback;
+  const index = STAGES.findIndex((stage) => stage.name === process.argv[at + 1]);
+  if (index >= 0) return index;
+  console.error(`test-all: ${option} takes a stage: ${STAGES.map((s) => s.name).join(", ")}`);
+  process.exit(2);
+}
+
+const timings: { name: string; seconds: number | undefined; status: string }[] = STAGES.slice(
+  0,
+  first,
+).map((stage) => ({ name: stage.name, seconds: undefined, status: "skipped (--from)" }));
+const started = performance.now();
+let failed: Stage | undefined;
+for (const stage of STAGES.slice(first, last + 1)) {
+  console.log(`\n▶ ${stage.name}: ${stage.command.join(" ")}`);
+  const t0 = performance.now();
+  const code = await run(stage.command);
+  const seconds = (performance.now() - t0) / 1000;
+  const status = code === 0 ? "ok" : `failed (exit ${code})`;
+  timings.push({ name: stage.name, seconds, status });
+  console.log(`${code === 0 ? "✔" : "✘"} ${stage.name}: ${status} in ${seconds.toFixed(1)} s`);
+  if (code !== 0) {
+    failed = stage;
+    break;
+  }
+}
+for (const stage of STAGES.slice(timings.length))
+  timings.push({
+    name: stage.name,
+    seconds: undefined,
+    status: failed === undefined ? "skipped (--until)" : "not run",
+  });
+
+const total = (performance.now() - started) / 1000;
+console.log("\nstage          wall time  status");
+for (const { name, seconds, status } of timings)
+  console.log(
+    `${name.padEnd(14)} ${(seconds === undefined ? "-" : `${seconds.toFixed(1)} s`).padStart(9)}  ${status}`,
+  );
+console.log(`${"total".padEnd(14)} ${`${total.toFixed(1)} s`.padStart(9)}`);
+
+const counts = vitestCounts();
+rmSync(scratch, { recursive: true, force: true });
+const vitestRan = timings.some((t) => t.name === "vitest" && t.seconds !== undefined);
+if (!vitestRan) {
+  const why = failed === undefined ? "skipped" : `not run: stopped at ${failed.name}`;
+  console.log(`\ntest-all: the vitest suite was ${why}`);
+  process.exitCode = failed === undefined ? 0 : 1;
+} else if (counts === undefined) {
+  console.log("\ntest-all: the vitest suite wrote no report");
+  process.exitCode = 1;
+} else {
+  // CI reads the closing line.
+  console.log(`\n${counts.passed} passed, ${counts.failed} failed`);
+  process.exitCode = failed === undefined && counts.failed === 0 ? 0 : 1;
+}
+
+function run(command: readonly string[]): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: REPO_ROOT, stdio: "inherit" });
+    child.once("error", (error) => {
+      console.error(error);
+      done(127);
+    });
+    child.once("close", (code, signal) => done(code ?? (signal === null ? 1 : 128)));
+  });
+}
+
+/** The suite's counts; a test file that failed without a failing test (it did not load) counts as one. */
+function vitestCounts(): { passed: number; failed: number } | undefined {
+  try {
+    const report = JSON.parse(readFileSync(vitestReport, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      testResults: { status: string; assertionResults: { status: string }[] }[];
+    };
+    const brokenFiles = report.testResults.filter(
+      (file) =>
+        file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed"),
+    ).length;
+    return { passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles };
+  } catch {
+    return undefined;
+  }
+}
