@@ -97,12 +97,14 @@ export function permitSemaphoreKeys(prefix: string, name: string) {
 
 export type PermitSemaphoreKeys = ReturnType<typeof permitSemaphoreKeys>;
 
-/** Keys of one count-down latch; `channel` carries a message when the count reaches zero. */
+/**
+ * Keys of one count-down latch; `channel` carries a message when the count reaches zero. Its
+ * operation records are the engine's (`opRecordKey`: `…:op:<id>` beside the latch).
+ */
 export function latchKeys(prefix: string, name: string) {
   const base = keyBase(prefix, name);
   return {
     latch: `${base}:latch`,
-    opPrefix: `${base}:latch:op:`,
     channel: `${base}:latch:open`,
   } as const;
 }

@@ -1,5 +1,6 @@
 import { closeAll, makeNodeRedis, startRedis, type RedisProcess } from "@edgelock/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quorumLock } from "../src/index.ts";
 import { delay, eventsOf, makeTestClient } from "./support.ts";
 
 // Redis commands are what a database bills and what bounds throughput under contention: the
@@ -125,4 +126,68 @@ describe("Redis commands per FairLock and ReadWriteLock operation (INFO commands
       expect(calls / 2).toBeLessThanOrEqual(LIMITS[side].contended);
     });
   }
+});
+
+// The latch, the MultiLock and the quorum lock, pinned at what they cost before they moved onto
+// the operation protocol (measured on this branch before the move; see the commit message).
+// Before: latch trySetCount 7, countDown 7, await on an open latch 2; MultiLock over a slot group
+// of 3 names: acquire + release 62, renewal 10; quorum over 5 databases: 85 and 15.
+describe("Redis commands per latch, MultiLock and quorum operation (INFO commandstats)", () => {
+  it("latch: trySetCount, countDown, await on an open latch", async () => {
+    const { client } = makeTestClient(await makeNodeRedis(redis.url), { prefix: "cb-latch" });
+    const warm = client.countDownLatch("warm");
+    await warm.trySetCount(1);
+    await warm.countDown();
+    await warm.await({ waitMs: 0 });
+    const latch = client.countDownLatch("l");
+    const set = await counted(async () => void (await latch.trySetCount(2)));
+    const down = await counted(async () => void (await latch.countDown()));
+    await latch.countDown();
+    const open = await counted(async () => void (await latch.await({ waitMs: 0 })));
+    console.log(`latch: trySetCount ${set}, countDown ${down}, await (open) ${open}`);
+    // Before the move: 7, 7 and 2. A read now carries the server time too (one TIME); the
+    // mutations pay their TIME by reading the hash once (HMGET) and by no longer publishing
+    // `set:<count>` (nothing listened to it).
+    expect(set).toBeLessThanOrEqual(7);
+    expect(down).toBeLessThanOrEqual(7);
+    expect(open).toBeLessThanOrEqual(3);
+  });
+
+  it("MultiLock over a slot group (one hash tag): acquire + release, and one renewal", async () => {
+    const { client } = makeTestClient(await makeNodeRedis(redis.url), { prefix: "cb-ml" });
+    const names = ["{acct}:a", "{acct}:b", "{acct}:c"];
+    const warm = await client.multiLock(names).acquire({ leaseMs: 10_000 });
+    await warm.extend(10_000);
+    await warm.release();
+    const calls = await counted(async () => {
+      const held = await client.multiLock(names).acquire({ leaseMs: 10_000 });
+      await held.release();
+    });
+    const held = await client.multiLock(names).acquire({ leaseMs: 10_000 });
+    const renew = await counted(() => held.extend(10_000));
+    await held.release();
+    console.log(`multi-lock (3 names, one tag): acquire + release ${calls}, renewal ${renew}`);
+    expect(calls).toBeLessThanOrEqual(62);
+    expect(renew).toBeLessThanOrEqual(10);
+  });
+
+  it("quorum lock over 5 databases: acquire + release, and one renewal", async () => {
+    const raw = await makeNodeRedis(redis.url);
+    // five databases in one redis-server, kept apart by their prefixes
+    const clients = [0, 1, 2, 3, 4].map((i) => makeTestClient(raw, { prefix: `cb-q${i}` }).client);
+    const q = quorumLock(clients, "q");
+    const warm = await q.acquire({ leaseMs: 10_000 });
+    await warm.extend(10_000);
+    await warm.release();
+    const calls = await counted(async () => {
+      const held = await q.acquire({ leaseMs: 10_000 });
+      await held.release();
+    });
+    const held = await q.acquire({ leaseMs: 10_000 });
+    const renew = await counted(() => held.extend(10_000));
+    await held.release();
+    console.log(`quorum (5 databases): acquire + release ${calls}, renewal ${renew}`);
+    expect(calls).toBeLessThanOrEqual(85);
+    expect(renew).toBeLessThanOrEqual(15);
+  });
 });

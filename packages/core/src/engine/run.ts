@@ -89,6 +89,8 @@ async function plain<S extends ManifestScript>(
     retrySafe: true,
     readOnly: call.readOnly === true,
     signal: call.signal,
+    // A read inside a wait (a latch's poll) ends with the caller's budget.
+    deadline: call.budgetMs === undefined ? undefined : now() + call.budgetMs,
   };
   const { reply, sentAt, requests } = await evalScript(
     ctx.backend,

@@ -1,23 +1,22 @@
--- Count down by one, exactly once per operation id: a retried or late copy returns the first
--- answer and counts nothing. At zero the latch key is deleted (the latch is open, as in Redisson)
--- and a message goes out on the latch channel for waiters listening by push.
--- KEYS[1] latch hash: c count, ttl   KEYS[2] this operation's record
--- ARGV[1] operation record ttl ms   ARGV[2] latch channel
--- Returns {status, count after}: 1 counted, 0 nothing to count (unset or already open)
--- @include ../common/op-record.lua
-local latch_key, op_key = KEYS[1], KEYS[2]
-local op_ttl, channel = tonumber(ARGV[1]), ARGV[2]
-
-local previous = op_get(op_key)
-if previous and previous ~= 'x' then return previous end
-
-if not redis.call('HGET', latch_key, 'c') then return op_put(op_key, {0, 0}, op_ttl) end
-local count = redis.call('HINCRBY', latch_key, 'c', -1)
+-- Count down by one, exactly once per operation: the protocol (docs/protocol.md) answers a
+-- repeated or late copy with the recorded answer, refuses a copy past its deadline and honours a
+-- tombstone (a count-down settled as never applied never counts). At zero the latch key is
+-- deleted (the latch is open, as in Redisson) and `open` goes out on the latch channel for
+-- waiters listening by push. An active latch never expires under its counters: each count-down
+-- restarts its ttl.
+-- @protocol
+-- @key latch  latch hash: c count, ttl ms
+-- @arg channel  the latch channel
+-- @reply status remaining
+--   status 1 counted (remaining = the count after it), 0 nothing to count (unset or already open)
+local state = redis.call('HMGET', KEYS[1], 'c', 'ttl')
+if not state[1] then return {0, 0} end
+local count = tonumber(state[1]) - 1
 if count <= 0 then
-  redis.call('DEL', latch_key)
-  redis.call('PUBLISH', channel, 'open')
-  return op_put(op_key, {1, 0}, op_ttl)
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', ARGV[1], 'open')
+  return {1, 0}
 end
--- an active latch never expires under its counters: each count-down restarts its ttl
-redis.call('PEXPIRE', latch_key, tonumber(redis.call('HGET', latch_key, 'ttl')))
-return op_put(op_key, {1, count}, op_ttl)
+redis.call('HSET', KEYS[1], 'c', count)
+redis.call('PEXPIRE', KEYS[1], tonumber(state[2]))
+return {1, count}

@@ -1,5 +1,4 @@
 import type { ClientContext } from "../config.ts";
-import { randomId } from "../ids.ts";
 import { latchKeys } from "../keys.ts";
 import {
   validateInteger,
@@ -41,15 +40,18 @@ export class CountDownLatch {
     validateInteger("count", count, 1, MAX_LATCH_COUNT);
     const o = validateObject("options", options) as TrySetCountOptions;
     const ttlMs = validateMs("options.ttlMs", o.ttlMs ?? DEFAULT_LATCH_OPTIONS.ttlMs, { min: 1 });
-    return trySetCountOnce(this.#ref, count, ttlMs, randomId());
+    return trySetCountOnce(this.#ref, count, ttlMs);
   }
 
   /**
-   * Counts down by one, exactly once (its operation id makes a retried request harmless).
+   * Counts down by one, exactly once: its copies (resends, a late copy) carry one operation id
+   * and deadline, so at most one applies, and none after the deadline (docs/protocol.md).
    * Returns the count left; 0 when the latch is open (also when it already was).
+   * @throws BackendError when it did not apply (settled as never applied, or refused).
+   * @throws OutcomeUnknownError only when even the settle failed, once no copy can still apply.
    */
   async countDown(): Promise<number> {
-    return (await countDownOnce(this.#ref, randomId())).remaining;
+    return (await countDownOnce(this.#ref)).remaining;
   }
 
   /** The current count; 0 when open (never set, counted down, or expired). */

@@ -1,9 +1,13 @@
 import type { ClientContext } from "../config.ts";
-import { decodeTuple } from "../engine/decode.ts";
-import { evalScript, type RunOptions } from "../engine/eval-script.ts";
-import type { Script } from "../engine/script.ts";
+import { now } from "../engine/clock.ts";
+import { newOperation, type Operation } from "../engine/operation.ts";
+import { run } from "../engine/run.ts";
 import type { LatchKeys } from "../keys.ts";
 import { countDownScript, getCountScript, trySetCountScript } from "./scripts.generated.ts";
+
+// The latch's script calls, each through the engine's one entry (docs/protocol.md): trySetCount
+// and countDown run as operations (every answer recorded, a deadline, settle on give-up,
+// tombstones honoured); getCount is a read.
 
 export interface LatchRef {
   readonly ctx: ClientContext;
@@ -11,59 +15,54 @@ export interface LatchRef {
   readonly keys: LatchKeys;
 }
 
-async function run(
-  ref: LatchRef,
-  script: Script,
-  operation: string,
-  keys: string[],
-  args: (string | number)[],
-  how: RunOptions = {},
-): Promise<[number, number]> {
-  // Read-only or guarded by an operation id: every latch script is retry-safe.
-  const call = { operation: `${operation} "${ref.name}"`, keys, args, retrySafe: true, ...how };
-  const { reply } = await evalScript(ref.ctx.backend, script, call, ref.ctx.policy, ref.ctx.emit);
-  return decodeTuple(operation, reply, 2) as [number, number];
-}
+const what = (ref: LatchRef, operation: string) => `latch ${operation} "${ref.name}"`;
+
+/** An operation id (a test replays one) or an operation already under way. */
+const opOf = (op: string | Operation): Operation =>
+  typeof op === "string" ? { id: op, deadline: undefined } : op;
 
 export async function trySetCountOnce(
   ref: LatchRef,
   count: number,
   ttlMs: number,
-  opId: string,
+  op: string | Operation = newOperation(),
 ): Promise<boolean> {
-  const { ctx, keys } = ref;
-  const [status] = await run(
-    ref,
-    trySetCountScript,
-    "latch trySetCount",
-    [keys.latch, keys.opPrefix + opId],
-    [count, ttlMs, ctx.operationRecordTtlMs, keys.channel],
-  );
-  return status === 1;
+  const { reply } = await run(ref.ctx, trySetCountScript, {
+    what: what(ref, "trySetCount"),
+    keys: { latch: ref.keys.latch },
+    args: { count, ttlMs },
+    op: opOf(op),
+  });
+  return reply.status === 1;
 }
 
-/** One count-down under `opId`: repeating the same id never counts twice. */
+/** One count-down under `op`: repeating the same operation never counts twice. */
 export async function countDownOnce(
   ref: LatchRef,
-  opId: string,
+  op: string | Operation = newOperation(),
 ): Promise<{ counted: boolean; remaining: number }> {
-  const { ctx, keys } = ref;
-  const [status, remaining] = await run(
-    ref,
-    countDownScript,
-    "latch countDown",
-    [keys.latch, keys.opPrefix + opId],
-    [ctx.operationRecordTtlMs, keys.channel],
-  );
-  return { counted: status === 1, remaining };
+  const { reply } = await run(ref.ctx, countDownScript, {
+    what: what(ref, "countDown"),
+    keys: { latch: ref.keys.latch },
+    args: { channel: ref.keys.channel },
+    op: opOf(op),
+  });
+  return { counted: reply.status === 1, remaining: reply.remaining };
 }
 
+/** The count; inside a wait, `deadline` (monotonic ms) ends the read's retries. */
 export async function getCountOnce(
   ref: LatchRef,
   signal?: AbortSignal,
   deadline?: number,
 ): Promise<number> {
-  const how = { readOnly: true, signal, deadline };
-  const [count] = await run(ref, getCountScript, "latch getCount", [ref.keys.latch], [], how);
-  return count;
+  const { reply } = await run(ref.ctx, getCountScript, {
+    what: what(ref, "getCount"),
+    keys: { latch: ref.keys.latch },
+    args: {},
+    readOnly: true,
+    signal,
+    ...(deadline === undefined ? {} : { budgetMs: Math.max(1, deadline - now()) }),
+  });
+  return reply.count;
 }
