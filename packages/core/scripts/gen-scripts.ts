@@ -77,11 +77,19 @@ export function manifestOf(text: string): Manifest | undefined {
     return undefined;
   }
   reply.forEach((name) => ident(name, "@reply"));
+  for (const [kind, names] of [
+    ["@key", keys],
+    ["@arg", args],
+    ["@reply", reply],
+  ] as const)
+    if (names.slice(0, -1).some((name) => name.endsWith("...")))
+      throw new Error(`only the last ${kind} slot may be a list (name...)`);
   return { protocol, keys, args, reply };
 }
 
+/** A slot name; `name...` is a list slot (any number of values), allowed last of its kind. */
 function ident(name: string | undefined, where: string): string {
-  if (name === undefined || !/^[a-z][A-Za-z0-9]*$/.test(name))
+  if (name === undefined || !/^[a-z][A-Za-z0-9]*(\.\.\.)?$/.test(name))
     throw new Error(`bad slot name in ${JSON.stringify(where)}`);
   return name;
 }

@@ -12,25 +12,42 @@ export interface ManifestScript extends Script {
   readonly reply: readonly string[];
 }
 
-/** The keys a call passes, by name: a missing or unknown name is a compile error. */
-export type KeysOf<S extends ManifestScript> = { readonly [K in S["keys"][number]]: string };
+/** A list slot's name (`fences...` → `fences`); never for a single slot. */
+type ListName<N> = N extends `${infer B}...` ? B : never;
+/** A single slot's name; never for a list slot. */
+type OneName<N> = N extends `${string}...` ? never : N;
 
-/** The args a call passes, by name. */
+/**
+ * The keys a call passes, by name: a missing or unknown name is a compile error. A script's last
+ * key may be a list (`-- @key locks...`: any number of keys, e.g. five per name of a MultiLock
+ * slot group), passed as an array.
+ */
+export type KeysOf<S extends ManifestScript> = {
+  readonly [K in S["keys"][number] as OneName<K>]: string;
+} & { readonly [K in S["keys"][number] as ListName<K>]: readonly string[] };
+
+/** The args a call passes, by name (the last may be a list, as for keys). */
 export type ArgsOf<S extends ManifestScript> = {
-  readonly [A in S["args"][number]]: string | number;
-};
+  readonly [A in S["args"][number] as OneName<A>]: string | number;
+} & { readonly [A in S["args"][number] as ListName<A>]: readonly (string | number)[] };
 
-/** A reply decoded by name: every slot an integer. */
-export type ReplyOf<S extends ManifestScript> = { readonly [R in S["reply"][number]]: number };
+/** A reply decoded by name: every slot an integer; a last list slot takes the rest. */
+export type ReplyOf<S extends ManifestScript> = {
+  readonly [R in S["reply"][number] as OneName<R>]: number;
+} & { readonly [R in S["reply"][number] as ListName<R>]: readonly number[] };
+
+type SlotValue = string | number | readonly (string | number)[];
 
 /** Puts named slots in the script's order: the one place names become positions. */
 export function ordered(
   names: readonly string[],
-  values: Readonly<Record<string, string | number>>,
+  values: Readonly<Record<string, SlotValue>>,
 ): (string | number)[] {
-  return names.map((name) => {
-    const value = values[name];
-    if (value === undefined) throw new TypeError(`missing script slot ${name}`);
+  return names.flatMap((name) => {
+    const list = name.endsWith("...");
+    const value = values[list ? name.slice(0, -3) : name];
+    if (value === undefined || Array.isArray(value) !== list)
+      throw new TypeError(`missing script slot ${name}`);
     return value;
   });
 }

@@ -16,9 +16,13 @@ export function named<S extends ManifestScript>(
   what: string,
   tuple: readonly number[],
 ): ReplyOf<S> {
-  if (tuple.length !== script.reply.length)
+  const names = script.reply;
+  const list = names.at(-1)?.endsWith("...") === true;
+  const fixed = list ? names.length - 1 : names.length;
+  if (list ? tuple.length < fixed : tuple.length !== fixed)
     throw new BackendError(`${what}: unexpected reply ${JSON.stringify(tuple)}`);
-  const out: Record<string, number> = {};
-  script.reply.forEach((name, i) => (out[name] = tuple[i]!));
+  const out: Record<string, number | number[]> = {};
+  names.slice(0, fixed).forEach((name, i) => (out[name] = tuple[i]!));
+  if (list) out[names.at(-1)!.slice(0, -3)] = tuple.slice(fixed);
   return out as ReplyOf<S>;
 }

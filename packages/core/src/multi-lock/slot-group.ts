@@ -1,95 +1,120 @@
 import type { ClientContext } from "../config.ts";
-import { evalScript, type EvalResult, type RunOptions } from "../engine/eval-script.ts";
-import type { Script } from "../engine/script.ts";
-import { lockKeys, type LockKeys } from "../keys.ts";
-import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
-import { busyHint, decodeMultiAcquire, decodeMultiExtend, decodeMultiRelease } from "./codec.ts";
+import { now } from "../engine/clock.ts";
+import type { Operation } from "../engine/operation.ts";
+import { run } from "../engine/run.ts";
+import { BackendError } from "../errors.ts";
+import { randomId } from "../ids.ts";
+import { lockKeys, opRecordKey, type LockKeys } from "../keys.ts";
+import { quarantineHint } from "../lock/codec.ts";
+import { busyHint } from "./codec.ts";
 import type { GroupAcquire, SlotGroup } from "./group.ts";
 import { abandonScript, acquireScript, extendScript, releaseScript } from "./scripts.generated.ts";
 
-/** A group of several names under one hash tag: one request per operation for all of them. */
+/**
+ * A group of several names under one hash tag: one request per operation for all of them, each
+ * through the engine (docs/protocol.md). Every key of a call carries the tag, and the engine
+ * takes the record and quarantine keys from the call's first key, so no call raises CROSSSLOT.
+ * Each lock keeps the Lock's lease version `v`; the group remembers the versions it last saw
+ * (per name and fence), so a renewal is ordered on the server, and goes again once when stale.
+ */
 export function slotGroup(ctx: ClientContext, tag: string, names: readonly string[]): SlotGroup {
   const keys: LockKeys[] = names.map((name) => lockKeys(ctx.prefix, name));
   const n = names.length;
-  const label = `multi-lock {${tag}} (${n} names)`;
-  const run = (
-    script: Script,
-    operation: string,
-    k: string[],
-    args: (string | number)[],
-    how: RunOptions = {},
-  ): Promise<EvalResult> =>
-    evalScript(
-      ctx.backend,
-      script,
-      { operation: `${operation} ${label}`, keys: k, args, retrySafe: true, ...how },
-      ctx.policy,
-      ctx.emit,
-    );
+  const what = (operation: string) => `${operation} multi-lock {${tag}} (${n} names)`;
   const perLock = (count: 4 | 5) =>
     keys.flatMap((k) => [k.lock, k.fence, k.queue, k.queueDeadlines, k.stats].slice(0, count));
-  // The operation record lives under the first name's tag, which is every name's tag.
-  const opKey = (opId: string) => `${keys[0]!.opPrefix}${opId}`;
   const channels = keys.map((k) => k.channelPrefix);
+  // The operations of acquires that may still need an abandon (which needs their deadline).
+  const pending = new Map<string, Operation>();
+  const versions = new Map<string, number>();
+  const versionKey = (i: number, fence: number) => `${i}:${fence}`;
   return {
     tag,
     names,
     async acquire(owner, leaseMs, opId, how): Promise<GroupAcquire> {
-      const args = [
-        owner,
-        leaseMs,
-        ctx.claimWindowMs,
-        ctx.operationRecordTtlMs,
-        ctx.fenceTtlMs,
-        ...channels,
-        ...quarantineArgs(ctx),
-      ];
-      const k = [...perLock(5), opKey(opId), quarantineKey(ctx, names[0]!)];
-      const { reply, sentAt } = await run(acquireScript, "acquire", k, args, how);
-      const decoded = decodeMultiAcquire(reply, n);
-      if (decoded.status === "busy") return { busy: decoded.hint };
-      if (decoded.status === "abandoned") return { busy: busyHint(0) };
-      return {
-        granted: {
-          fences: decoded.fences,
-          reentered: decoded.reentered,
-          pttl: decoded.pttl,
-          sentAt,
+      const op: Operation = { id: opId, deadline: undefined };
+      pending.set(opId, op);
+      const { reply, sentAt } = await run(ctx, acquireScript, {
+        what: what("acquire"),
+        keys: { locks: perLock(5) },
+        args: {
+          owner,
+          leaseMs,
+          claimMs: ctx.claimWindowMs,
+          fenceTtlMs: ctx.fenceTtlMs,
+          channelPrefixes: channels,
         },
+        op,
+        // The wait's budget (start + waitMs + one request timeout) bounds every copy.
+        budgetMs:
+          how.deadline === undefined
+            ? ctx.policy.retryWindowMs
+            : Math.max(1, Math.ceil(how.deadline - now())),
+        signal: how.signal,
+      });
+      if (reply.status === -3) return { busy: quarantineHint(reply.pttl) };
+      if (reply.status !== 1) return { busy: busyHint(reply.pttl) };
+      const kinds = reply.slots.slice(0, n);
+      const fences = reply.slots.slice(n, 2 * n);
+      fences.forEach((fence, i) => versions.set(versionKey(i, fence), reply.slots[2 * n + i]!));
+      return {
+        granted: { fences, reentered: kinds.map((k) => k === 2), pttl: reply.pttl, sentAt },
       };
     },
     async abandon(owner, opId) {
-      const args = [
-        owner,
-        ctx.operationRecordTtlMs,
-        ctx.claimWindowMs,
-        ctx.fenceTtlMs,
-        ...channels,
-      ];
-      await run(abandonScript, "abandon", [...perLock(4), opKey(opId)], args);
+      const op = pending.get(opId);
+      const deadline = op?.deadline ?? Math.ceil(ctx.clock.upper() + ctx.policy.retryWindowMs);
+      await run(ctx, abandonScript, {
+        what: what("abandon"),
+        keys: { op: opRecordKey(keys[0]!.lock, opId), locks: perLock(4) },
+        args: {
+          owner,
+          deadline,
+          margin: ctx.recordMarginMs,
+          claimMs: ctx.claimWindowMs,
+          fenceTtlMs: ctx.fenceTtlMs,
+          channelPrefixes: channels,
+        },
+      });
+      pending.delete(opId);
     },
     async release(owner, fences, opId) {
-      const args = [
-        owner,
-        ctx.operationRecordTtlMs,
-        ctx.claimWindowMs,
-        ctx.fenceTtlMs,
-        ctx.statsTtlMs,
-        ...fences.map(String),
-        ...channels,
-      ];
-      const { reply } = await run(releaseScript, "release", [...perLock(5), opKey(opId)], args);
-      return decodeMultiRelease(reply, n);
+      const { reply } = await run(ctx, releaseScript, {
+        what: what("release"),
+        keys: { locks: perLock(5) },
+        args: {
+          owner,
+          claimMs: ctx.claimWindowMs,
+          fenceTtlMs: ctx.fenceTtlMs,
+          statsTtlMs: ctx.statsTtlMs,
+          perLock: [...fences.map(String), ...channels],
+        },
+        op: { id: opId, deadline: undefined },
+      });
+      const remaining = reply.slots.slice(n, 2 * n);
+      remaining.forEach((c, i) => c === 0 && versions.delete(versionKey(i, fences[i] ?? 0)));
+      return { released: reply.slots.slice(0, n).map((s) => s === 1), remaining };
     },
     async extend(owner, fences, leaseMs, signal) {
-      const { reply, sentAt } = await run(
-        extendScript,
-        "extend",
-        keys.map((k) => k.lock),
-        [owner, leaseMs, ...fences.map(String)],
-        { signal },
-      );
-      return { renewed: decodeMultiExtend(reply, n), sentAt };
+      for (let tries = 0; ; tries++) {
+        const seen = fences.map((f, i) => versions.get(versionKey(i, f)) ?? 0);
+        const { reply, sentAt } = await run(ctx, extendScript, {
+          what: what("extend"),
+          keys: { locks: keys.map((k) => k.lock) },
+          args: { owner, leaseMs, perLock: [...fences.map(String), ...seen] },
+          op: { id: randomId(), deadline: undefined },
+          budgetMs: leaseMs,
+          signal,
+        });
+        const status = reply.slots.slice(0, n);
+        fences.forEach((f, i) => {
+          const v = reply.slots[n + i]!;
+          versions.set(versionKey(i, f), Math.max(seen[i]!, v));
+        });
+        if (!status.includes(2)) return { renewed: status.map((s) => s === 1), sentAt };
+        if (tries > 0)
+          throw new BackendError(`${what("extend")}: another renewal of it applied first, twice`);
+      }
     },
   };
 }
