@@ -189,7 +189,9 @@ describe("Redis commands per latch, MultiLock and quorum operation (INFO command
     const renew = await counted(() => held.extend(10_000));
     await held.release();
     console.log(`quorum (5 databases): acquire + release ${calls}, renewal ${renew}`);
+    // Before the move: 85 and 15. A renewal is now versioned and recorded on each database, as
+    // the Lock's (3 -> 7 per database: TIME, the record's GET and SET, the version's HSET).
     expect(calls).toBeLessThanOrEqual(85);
-    expect(renew).toBeLessThanOrEqual(15);
+    expect(renew).toBeLessThanOrEqual(35);
   });
 });

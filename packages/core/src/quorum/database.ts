@@ -1,5 +1,9 @@
 import type { ClientContext } from "../config.ts";
+import { TransportError } from "../backend/backend.ts";
+import { now } from "../engine/clock.ts";
 import { decodeTuple } from "../engine/decode.ts";
+import { newOperation } from "../engine/operation.ts";
+import { run } from "../engine/run.ts";
 import { evalScript } from "../engine/eval-script.ts";
 import type { Script } from "../engine/script.ts";
 import { quorumKeys, type QuorumKeys } from "../keys.ts";
@@ -97,16 +101,60 @@ export async function commit(
   return decodeTuple("quorum commit", reply, 1)[0] === 1;
 }
 
+/**
+ * One renewal on one database, through the engine (docs/protocol.md): its deadline is the round's
+ * timeout, so no copy applies after the caller stopped waiting for it, and its reply feeds this
+ * database's own server-time estimate (each database's client keeps one). Ordered by the lease
+ * version this database last answered; a stale answer is adopted and the renewal goes once more.
+ * The round does not wait past the timeout: a renewal still settling its doubt finishes in the
+ * background, and counts as no vote.
+ */
 export async function extend(
   db: QuorumDatabase,
   token: string,
+  hold: { version: number },
   leaseMs: number,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const args = [token, leaseMs];
-  const reply = await call(db, extendScript, "extend", [db.keys.lock], args, timeoutMs, signal);
-  return decodeTuple("quorum extend", reply, 1)[0] === 1;
+  const startedAt = now();
+  const renew = async (): Promise<boolean> => {
+    for (let tries = 0; ; tries++) {
+      const budgetMs = Math.floor(startedAt + timeoutMs - now());
+      if (budgetMs <= 0) throw new TransportError("no time left to renew", { ambiguous: false });
+      const { reply } = await run(db.ctx, extendScript, {
+        what: `extend quorum db ${db.index}`,
+        keys: { lock: db.keys.lock },
+        args: { token, version: hold.version, leaseMs },
+        op: newOperation(),
+        budgetMs,
+        signal,
+      });
+      hold.version = Math.max(hold.version, reply.version);
+      if (reply.status !== 2 || tries > 0) return reply.status === 1;
+    }
+  };
+  return within(db.ctx, renew(), timeoutMs);
+}
+
+/** `work`'s result if it comes within `ms`; else a failure now, `work` tracked in the background. */
+function within<T>(ctx: QuorumDatabase["ctx"], work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      ctx.background(work.catch(() => undefined));
+      reject(new TransportError(`no answer within ${ms} ms`, { ambiguous: true }));
+    }, ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error as Error);
+      },
+    );
+  });
 }
 
 export async function release(

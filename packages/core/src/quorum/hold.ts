@@ -30,6 +30,8 @@ export class QuorumHold {
   readonly fence: number;
   readonly lease: LeaseState;
   leaseMs: number;
+  /** The lease version each database last answered (a new acquisition starts at 0 everywhere). */
+  readonly versions: { version: number }[];
   readonly #stop = new AbortController();
   readonly #init: QuorumHoldInit;
   #keeping: Promise<void> | undefined;
@@ -39,6 +41,7 @@ export class QuorumHold {
     this.token = init.token;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
+    this.versions = ref.dbs.map(() => ({ version: 0 }));
     this.#init = init;
     this.lease = holdLease(this.#identity(), init.startedAt, init.validMs, () =>
       this.#stop.abort(),
@@ -59,7 +62,14 @@ export class QuorumHold {
   ): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[]; startedAt: number }> {
     const startedAt = now();
     const results = await round(this.ref.dbs, (db) =>
-      extend(db, this.token, leaseMs, timeoutFor(this.ref, leaseMs), signal),
+      extend(
+        db,
+        this.token,
+        this.versions[db.index]!,
+        leaseMs,
+        timeoutFor(this.ref, leaseMs),
+        signal,
+      ),
     );
     const answers = results.map((r) => answerOf(r, (ok) => (ok ? "renewed" : "not-held")));
     return { outcome: this.#tally(answers, "renewed"), answers, startedAt };
