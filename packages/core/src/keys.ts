@@ -87,6 +87,8 @@ export function permitSemaphoreKeys(prefix: string, name: string) {
   return {
     state: `${base}:pes`,
     permits: `${base}:pes:p`,
+    /** Each permit's lease version (permit id -> version; absent: 0). */
+    versions: `${base}:pes:v`,
     queue: `${base}:pes:q`,
     queueDeadlines: `${base}:pes:qd`,
     fence: `${base}:pes:fence`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OutcomeUnknownError } from "../src/index.ts";
+import { settleScript } from "../src/engine/scripts.generated.ts";
 import { countDownScript } from "../src/latch/scripts.generated.ts";
 import * as pes from "../src/permit-semaphore/scripts.generated.ts";
 import * as sem from "../src/semaphore/scripts.generated.ts";
@@ -54,9 +55,23 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
     const s = client.semaphore("unknown");
     await s.trySetPermits(2);
     await current().faults.add({ kind: "drop-after", times: 50, match: sem.acquireScript.sha });
+    // the settle fails too (otherwise it finds the grant and the caller gets it)
+    await current().faults.add({ kind: "fail-before", times: 50, match: settleScript.sha });
     await expect(s.acquire({ permits: 2 })).rejects.toBeInstanceOf(OutcomeUnknownError);
     await current().faults.clear();
     await client.settled();
+    expect(await s.availablePermits()).toBe(2);
+  });
+
+  it("an acquire whose every response is lost is settled: the caller gets the permits it took", async () => {
+    const { client } = make({ retryWindowMs: 300, requestTimeoutMs: 1_000 });
+    const s = client.semaphore("settled");
+    await s.trySetPermits(2);
+    await current().faults.add({ kind: "drop-after", times: 50, match: sem.acquireScript.sha });
+    const hold = await s.acquire({ permits: 2 });
+    await current().faults.clear();
+    expect(await s.availablePermits()).toBe(0);
+    await hold.release();
     expect(await s.availablePermits()).toBe(2);
   });
 
@@ -65,6 +80,8 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
     const s = client.permitExpirableSemaphore("unknown-pes");
     await s.trySetPermits(1);
     await current().faults.add({ kind: "drop-after", times: 50, match: pes.acquireScript.sha });
+    // the settle fails too (otherwise it finds the grant and the caller gets it)
+    await current().faults.add({ kind: "fail-before", times: 50, match: settleScript.sha });
     await expect(s.acquire({ leaseMs: 60_000 })).rejects.toBeInstanceOf(OutcomeUnknownError);
     await current().faults.clear();
     await client.settled();

@@ -30,11 +30,10 @@ export async function acquirePermit(
     name: ref.name,
     waitMs,
     signal,
-    attempt: async ({ opId, queue, returnWithinMs, deadline }) => {
-      const p = { waiter, leaseMs, queue, returnWithinMs, opId, signal, deadline };
+    attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
+      const p = { waiter, leaseMs, queue, returnWithinMs, op, budgetMs, signal };
       const { reply, sentAt } = await acquireOnce(ref, p);
       if (reply.status === "busy") return { busy: reply.hint };
-      if (reply.status === "abandoned") return "abandoned";
       const keepAlive = fixed === undefined;
       const init = {
         id: waiter,
@@ -44,10 +43,11 @@ export async function acquirePermit(
         leaseMs,
         keepAlive,
         maxHoldMs,
+        version: 0,
       };
       return { granted: new HeldPermit(ref, init) };
     },
-    abandon: (opId) => abandonOnce(ref, waiter, opId),
+    abandon: (op) => abandonOnce(ref, waiter, op),
   });
   const waitedMs = Math.round(result.waitedMs);
   if (!result.granted) throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts);

@@ -1,11 +1,12 @@
-import { NotHeldError } from "../errors.ts";
-import { randomId } from "../ids.ts";
+import { newOperation, type Operation } from "../engine/operation.ts";
+import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import { extendOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
+import { releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
+import { renewPermit } from "./renew.ts";
 import type { Permit, SerializedPermit } from "./types.ts";
 
 export interface PermitInit {
@@ -17,6 +18,10 @@ export interface PermitInit {
   readonly leaseMs: number;
   readonly keepAlive: boolean;
   readonly maxHoldMs: number | undefined;
+  /** The lease version on the server when the permit was granted or resumed. */
+  readonly version: number;
+  /** A resumed permit, not yet confirmed by a renewal of its own. */
+  readonly provisional?: boolean;
 }
 
 /**
@@ -27,7 +32,12 @@ export class HeldPermit implements Permit {
   readonly #ref: PermitSemaphoreRef;
   readonly id: string;
   readonly fence: number;
-  readonly #lease: LeaseState;
+  readonly lease: LeaseState;
+  /** The lease version this permit last saw on the server; its renewals carry it. */
+  version: number;
+  provisional: boolean;
+  #renewals: Promise<unknown> = Promise.resolve();
+  readonly #releaseOp: Operation = newOperation();
   readonly #stop = new AbortController();
   readonly #init: PermitInit;
   #keeping: Promise<void> | undefined;
@@ -40,23 +50,28 @@ export class HeldPermit implements Permit {
     this.fence = init.fence;
     this.#leaseMs = init.leaseMs;
     this.#init = init;
+    this.version = init.version;
+    this.provisional = init.provisional ?? false;
     const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
-    this.#lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#stop.abort());
+    this.lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#stop.abort());
   }
 
   /** @internal Hands a kept-alive permit to the keeper, once; rejects with the keeper's error. */
   startKeeping(): Promise<void> {
     const { ctx, name } = this.#ref;
     const init = this.#init;
-    if (!init.keepAlive || !this.#lease.active) return Promise.resolve();
+    if (!init.keepAlive || !this.lease.active) return Promise.resolve();
     this.#keeping ??= keepHold(
       { ctx, name, fence: init.fence },
       {
-        lease: this.#lease,
+        lease: this.lease,
         leaseMs: () => this.#leaseMs,
         startedAt: init.sentAt,
         maxHoldMs: init.maxHoldMs,
-        extend: (ms, signal) => extendOnce(this.#ref, this.id, ms, signal),
+        extend: async (ms, signal) => {
+          const outcome = await this.#renew(ms, signal);
+          return { renewed: outcome !== "gone", sentAt: 0, leaseConfirmed: true };
+        },
         serialize: () => this.toJSON(),
       },
       this.#stop.signal,
@@ -68,7 +83,7 @@ export class HeldPermit implements Permit {
     return this.#ref.name;
   }
   get signal(): AbortSignal {
-    return this.#lease.signal;
+    return this.lease.signal;
   }
   get leaseMs(): number {
     return this.#leaseMs;
@@ -81,38 +96,37 @@ export class HeldPermit implements Permit {
     this.#stop.abort();
     let result;
     try {
-      result = await releaseOnce(this.#ref, this.id, randomId());
+      result = await releaseOnce(this.#ref, this.id, this.#releaseOp);
     } catch (error) {
       // Unknown outcome: the lease runs out on its own; the holder must not believe it holds.
-      this.#lease.lose("release-failed", error);
+      this.lease.lose("release-failed", error);
       throw error;
     }
     if (!result.released) {
-      this.#lease.lose("gone");
+      this.lease.lose("gone");
       throw new NotHeldError(
         this.name,
         `permit of "${this.name}" is not held (released or expired)`,
       );
     }
-    this.#lease.finish();
+    this.lease.finish();
     this.#ref.ctx.emit({ type: "released", name: this.name, fence: this.fence, remainingCount: 0 });
   }
 
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     checkLeaseWithinQuarantine(this.#ref.ctx, "ms", ms);
-    if (this.#released || !this.#lease.active)
+    if (this.#released || !this.lease.active)
       throw new NotHeldError(this.name, `permit of "${this.name}" is not held`);
-    const result = await extendOnce(this.#ref, this.id, ms);
-    if (!result.renewed) {
-      this.#lease.lose("gone");
+    const outcome = await this.#renew(ms);
+    if (outcome === "gone")
       throw new NotHeldError(
         this.name,
         `permit of "${this.name}" is not held (released or expired)`,
       );
-    }
+    if (outcome === "stale")
+      throw new BackendError(`extend of a permit of "${this.name}" lost to other renewals twice`);
     this.#leaseMs = ms;
-    this.#lease.confirm(result.sentAt, ms);
     this.#ref.ctx.emit({ type: "renewed", name: this.name, fence: this.fence, leaseMs: ms });
   }
 
@@ -126,14 +140,22 @@ export class HeldPermit implements Permit {
       id: this.id,
       fence: this.fence,
       leaseMs: this.#leaseMs,
-      expiresAt: wallExpiry(this.#lease),
+      expiresAt: wallExpiry(this.lease, this.#ref.ctx.wallClock),
+      version: this.version,
     };
+  }
+
+  /** Renews the lease: one renewal of this permit in flight at a time (keeper and `extend` alike). */
+  #renew(leaseMs: number, signal?: AbortSignal) {
+    const next = this.#renewals.then(() => renewPermit(this.#ref, this, leaseMs, signal));
+    this.#renewals = next.catch(() => undefined);
+    return next;
   }
 
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
     const report = { emit: this.#ref.ctx.emit, name: this.name, fence: this.fence };
-    await releaseQuietly(() => this.release(), report, loseUnlessUnknown(this.#lease));
+    await releaseQuietly(() => this.release(), report, loseUnlessUnknown(this.lease));
   }
 }

@@ -1,9 +1,10 @@
 import type { ClientContext } from "../config.ts";
-import { decodeTuple } from "../engine/decode.ts";
-import type { PermitSemaphoreKeys } from "../keys.ts";
-import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
-import { runScript as run, settleArgs } from "../semaphore-common/run.ts";
-import { decodeAcquire, decodeChange, decodeStatus, type PermitAcquireReply } from "./codec.ts";
+import type { Operation } from "../engine/operation.ts";
+import { run } from "../engine/run.ts";
+import { opRecordKey, type PermitSemaphoreKeys } from "../keys.ts";
+import { quarantineKeyFor } from "../quarantine/quarantine.ts";
+import { deadlineOf } from "../semaphore-common/deadline.ts";
+import { decodeAcquire, type PermitAcquireReply } from "./codec.ts";
 import {
   abandonScript,
   acquireScript,
@@ -14,6 +15,9 @@ import {
 } from "./scripts.generated.ts";
 import type { PermitSemaphoreStatus } from "./types.ts";
 
+// The permit-expirable semaphore's script calls, each through the engine's one entry (keys and
+// args by name, the protocol's slots added by the engine).
+
 /** Everything needed to talk about one permit-expirable semaphore. */
 export interface PermitSemaphoreRef {
   readonly ctx: ClientContext;
@@ -21,18 +25,15 @@ export interface PermitSemaphoreRef {
   readonly keys: PermitSemaphoreKeys;
 }
 
-/** KEYS of every mutating script: the operation record, then the restart quarantine's sentinel. */
-function mutationKeys(ref: PermitSemaphoreRef, opId: string): string[] {
-  const { keys } = ref;
-  return [
-    keys.state,
-    keys.permits,
-    keys.queue,
-    keys.queueDeadlines,
-    keys.opPrefix + opId,
-    quarantineKey(ref.ctx, ref.name),
-  ];
-}
+const what = (ref: PermitSemaphoreRef, operation: string) => `permit ${operation} "${ref.name}"`;
+
+const poolKeys = ({ keys }: PermitSemaphoreRef) => ({
+  state: keys.state,
+  permits: keys.permits,
+  versions: keys.versions,
+  queue: keys.queue,
+  deadlines: keys.queueDeadlines,
+});
 
 export async function acquireOnce(
   ref: PermitSemaphoreRef,
@@ -41,109 +42,131 @@ export async function acquireOnce(
     leaseMs: number;
     queue: boolean;
     returnWithinMs: number;
-    opId: string;
+    op: Operation;
+    budgetMs: number;
     signal?: AbortSignal | undefined;
-    deadline?: number | undefined;
   },
 ): Promise<{ reply: PermitAcquireReply; sentAt: number }> {
   const { ctx, keys } = ref;
-  const { reply, sentAt } = await run(
-    ref,
-    acquireScript,
-    "permit acquire",
-    [
-      keys.state,
-      keys.permits,
-      keys.queue,
-      keys.queueDeadlines,
-      keys.fence,
-      keys.opPrefix + p.opId,
-      quarantineKey(ctx, ref.name),
-    ],
-    [
-      p.waiter,
-      p.leaseMs,
-      p.queue ? 1 : 0,
-      p.returnWithinMs,
-      ctx.claimWindowMs,
-      ctx.operationRecordTtlMs,
-      ctx.fenceTtlMs,
-      keys.channelPrefix,
-      ...quarantineArgs(ctx),
-    ],
-    { signal: p.signal, deadline: p.deadline },
-  );
+  const { reply, sentAt } = await run(ctx, acquireScript, {
+    what: what(ref, "acquire"),
+    keys: { ...poolKeys(ref), fence: keys.fence },
+    args: {
+      waiter: p.waiter,
+      leaseMs: p.leaseMs,
+      queue: p.queue ? 1 : 0,
+      returnWithinMs: p.returnWithinMs,
+      claimMs: ctx.claimWindowMs,
+      fenceTtlMs: ctx.fenceTtlMs,
+      channelPrefix: keys.channelPrefix,
+    },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
   return { reply: decodeAcquire(reply), sentAt };
 }
 
 export async function releaseOnce(
   ref: PermitSemaphoreRef,
   permitId: string,
-  opId: string,
+  op: Operation,
 ): Promise<{ released: boolean; available: number }> {
-  const { reply } = await run(ref, releaseScript, "permit release", mutationKeys(ref, opId), [
-    permitId,
-    ...settleArgs(ref),
-  ]);
-  const [status, available] = decodeTuple("permit release", reply, 2) as [number, number];
-  return { released: status === 1, available };
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, releaseScript, {
+    what: what(ref, "release"),
+    keys: poolKeys(ref),
+    args: { permit: permitId, claimMs: ctx.claimWindowMs, channelPrefix: keys.channelPrefix },
+    op,
+  });
+  return { released: reply.status === 1, available: reply.available };
 }
 
+export interface PermitRenewal {
+  readonly status: "renewed" | "stale" | "gone";
+  readonly version: number;
+  readonly pttl: number;
+  readonly sentAt: number;
+}
+
+/** One renewal of a permit, ordered by its lease version (see extend.lua). */
 export async function extendOnce(
   ref: PermitSemaphoreRef,
-  permitId: string,
-  leaseMs: number,
-  signal?: AbortSignal,
-): Promise<{ renewed: boolean; sentAt: number }> {
-  const { reply, sentAt } = await run(
-    ref,
-    extendScript,
-    "permit extend",
-    [ref.keys.permits],
-    [permitId, leaseMs],
-    { signal },
-  );
-  const [status] = decodeTuple("permit extend", reply, 2) as [number, number];
-  return { renewed: status === 1, sentAt };
+  p: {
+    permitId: string;
+    version: number;
+    leaseMs: number;
+    op: Operation;
+    budgetMs: number;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<PermitRenewal> {
+  const { reply, sentAt } = await run(ref.ctx, extendScript, {
+    what: what(ref, "extend"),
+    keys: { permits: ref.keys.permits, versions: ref.keys.versions },
+    args: { permit: p.permitId, version: p.version, leaseMs: p.leaseMs },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
+  const status = reply.status === 1 ? "renewed" : reply.status === 2 ? "stale" : "gone";
+  return { status, version: reply.version, pttl: reply.pttl, sentAt };
 }
 
 export async function changeOnce(
   ref: PermitSemaphoreRef,
   mode: "set" | "add",
   amount: number,
-  opId: string,
-) {
-  const operation = mode === "set" ? "permit trySetPermits" : "permit addPermits";
-  const { reply } = await run(ref, changePermitsScript, operation, mutationKeys(ref, opId), [
-    mode,
-    amount,
-    ...settleArgs(ref),
-  ]);
-  return decodeChange(operation, reply);
+  op: Operation,
+): Promise<{ applied: boolean; available: number; total: number }> {
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, changePermitsScript, {
+    what: what(ref, mode === "set" ? "trySetPermits" : "addPermits"),
+    keys: poolKeys(ref),
+    args: { mode, amount, claimMs: ctx.claimWindowMs, channelPrefix: keys.channelPrefix },
+    op,
+  });
+  return { applied: reply.status === 1, available: reply.available, total: reply.total };
 }
 
-/** Leaves the queue and drops the permit under `waiter` (direct grant or abandoned take). Safe to repeat. */
+/**
+ * Leaves the queue, tombstones operation `op` and drops the permit under `waiter` (direct grant
+ * or abandoned take). Safe to repeat.
+ */
 export async function abandonOnce(
   ref: PermitSemaphoreRef,
   waiter: string,
-  opId: string,
+  op: Operation,
 ): Promise<number> {
-  const { reply } = await run(ref, abandonScript, "permit abandon", mutationKeys(ref, opId), [
-    waiter,
-    ...settleArgs(ref),
-  ]);
-  return Array.isArray(reply) ? Number(reply[0]) : 0;
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, abandonScript, {
+    what: what(ref, "abandon"),
+    keys: {
+      ...poolKeys(ref),
+      op: opRecordKey(keys.state, op.id),
+      sentinel: quarantineKeyFor(ctx, keys.state),
+    },
+    args: {
+      waiter,
+      deadline: deadlineOf(ctx, op),
+      margin: ctx.recordMarginMs,
+      claimMs: ctx.claimWindowMs,
+      channelPrefix: keys.channelPrefix,
+      quarantineMs: ctx.quarantine.ms,
+      sentinelTtlMs: ctx.quarantine.sentinelTtlMs,
+    },
+  });
+  return reply.back;
 }
 
 export async function inspectOnce(ref: PermitSemaphoreRef): Promise<PermitSemaphoreStatus> {
   const { keys } = ref;
-  const { reply } = await run(
-    ref,
-    inspectScript,
-    "permit inspect",
-    [keys.state, keys.permits, keys.queue],
-    [],
-    { readOnly: true },
-  );
-  return decodeStatus(reply);
+  const { reply } = await run(ref.ctx, inspectScript, {
+    what: what(ref, "inspect"),
+    keys: { state: keys.state, permits: keys.permits, queue: keys.queue },
+    args: {},
+    readOnly: true,
+  });
+  const { set, available, total, live, waiters } = reply;
+  return { set: set === 1, available, total, live, waiters };
 }

@@ -1,6 +1,6 @@
 import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
-import { randomId } from "../ids.ts";
+import { newOperation } from "../engine/operation.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { MAX_PERMITS } from "../semaphore/acquire.ts";
@@ -41,13 +41,13 @@ export class PermitExpirableSemaphore {
   /** Sets the total when the semaphore is not set yet; `false` when it already was. */
   async trySetPermits(permits: number): Promise<boolean> {
     validateInteger("permits", permits, 0, MAX_PERMITS);
-    return (await changeOnce(this.#ref, "set", permits, randomId())).applied;
+    return (await changeOnce(this.#ref, "set", permits, newOperation())).applied;
   }
 
   /** Changes the total by `delta` (negative allowed). @throws PermitsRefusedError below zero. */
   async addPermits(delta: number): Promise<void> {
     validateInteger("delta", delta, -MAX_PERMITS, MAX_PERMITS);
-    const result = await changeOnce(this.#ref, "add", delta, randomId());
+    const result = await changeOnce(this.#ref, "add", delta, newOperation());
     if (!result.applied) throw new PermitsRefusedError(this.name, "negative-total", result);
   }
 
@@ -91,7 +91,7 @@ export class PermitExpirableSemaphore {
   /** Releases a permit by id (Redisson's `tryRelease`): `false` when it was released or expired. */
   async tryRelease(permitId: string): Promise<boolean> {
     validateName("permitId", permitId);
-    return (await releaseOnce(this.#ref, permitId, randomId())).released;
+    return (await releaseOnce(this.#ref, permitId, newOperation())).released;
   }
 
   /** Permits free right now: the total minus the permits whose lease has not run out. */
@@ -118,6 +118,8 @@ export class PermitExpirableSemaphore {
       leaseMs: p.leaseMs,
       keepAlive: false,
       maxHoldMs: undefined,
+      version: p.version ?? 0,
+      provisional: true,
     });
   }
 }

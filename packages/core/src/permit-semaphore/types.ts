@@ -26,6 +26,12 @@ export interface SerializedPermit {
   readonly leaseMs: number;
   /** Wall-clock ms (epoch) before which the lease was confirmed to last; a hint across machines. */
   readonly expiresAt: number;
+  /**
+   * The lease version this permit last saw on the server; its renewals carry it. Absent in a
+   * permit serialised before versions: it resumes at 0 and learns the version from its first
+   * renewal's stale answer.
+   */
+  readonly version?: number;
 }
 
 /** One permit of a `PermitExpirableSemaphore`, with its own id and lease. */

@@ -1,4 +1,5 @@
 import { AcquireTimeoutError } from "../errors.ts";
+import { newOperation } from "../engine/operation.ts";
 import { maskId, randomId } from "../ids.ts";
 import {
   validateInteger,
@@ -32,13 +33,12 @@ export async function acquirePermits(
     name: ref.name,
     waitMs,
     signal,
-    attempt: async ({ opId, queue, returnWithinMs, deadline }) => {
-      const p = { waiter, permits, queue, returnWithinMs, opId, signal, deadline };
+    attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
+      const p = { waiter, permits, queue, returnWithinMs, op, budgetMs, signal };
       const reply = await acquireOnce(ref, p);
-      if (reply.status === "busy") return { busy: reply.hint };
-      return reply.status === "abandoned" ? "abandoned" : { granted: true };
+      return reply.status === "busy" ? { busy: reply.hint } : { granted: true };
     },
-    abandon: (opId) => abandonOnce(ref, waiter, permits, opId),
+    abandon: (op) => abandonOnce(ref, waiter, permits, op),
   });
   const waitedMs = Math.round(result.waitedMs);
   if (!result.granted) throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts);
@@ -53,5 +53,5 @@ export async function acquirePermits(
     waitedMs,
     attempts,
   });
-  return new SemaphoreHoldView(ref, permits, randomId());
+  return new SemaphoreHoldView(ref, permits, newOperation());
 }

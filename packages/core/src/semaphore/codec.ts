@@ -1,23 +1,15 @@
-import { decodeTuple } from "../engine/decode.ts";
+import type { ReplyOf } from "../engine/manifest.ts";
 import { quarantineHint } from "../lock/codec.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
-import type { SemaphoreStatus } from "./types.ts";
+import type { acquireScript } from "./scripts.generated.ts";
 
 export type SemaphoreAcquireReply =
   | { readonly status: "granted"; readonly available: number }
-  | { readonly status: "busy"; readonly hint: ServerHint }
-  | { readonly status: "abandoned" };
+  | { readonly status: "busy"; readonly hint: ServerHint };
 
-export function decodeAcquire(reply: unknown): SemaphoreAcquireReply {
-  const [status, available, , position] = decodeTuple("semaphore acquire", reply, 5) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+export function decodeAcquire(reply: ReplyOf<typeof acquireScript>): SemaphoreAcquireReply {
+  const { status, available, position } = reply;
   if (status === 1) return { status: "granted", available };
-  if (status === -1) return { status: "abandoned" };
   // -3: the restart quarantine refused, and the second slot is what is left of it
   if (status === -3) return { status: "busy", hint: quarantineHint(available, position) };
   // Permits have no lease, so there is no expiry to wake up for: the strategy alone paces polls.
@@ -29,20 +21,4 @@ export interface PermitsChange {
   readonly applied: boolean;
   readonly available: number;
   readonly total: number;
-}
-
-export function decodeChange(operation: string, reply: unknown): PermitsChange {
-  const [status, available, total] = decodeTuple(operation, reply, 3) as [number, number, number];
-  return { applied: status === 1, available, total };
-}
-
-export function decodeStatus(reply: unknown): SemaphoreStatus {
-  const [set, available, total, waiters] = decodeTuple("semaphore inspect", reply, 5) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return { set: set === 1, available, total, waiters };
 }

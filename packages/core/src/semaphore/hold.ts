@@ -1,19 +1,20 @@
 import { NotHeldError, OutcomeUnknownError, PermitsRefusedError } from "../errors.ts";
+import type { Operation } from "../engine/operation.ts";
 import { releaseQuietly } from "../lease/dispose.ts";
 import { changeOnce, type SemaphoreRef } from "./ops.ts";
 import type { SemaphoreHold, SerializedSemaphoreHold } from "./types.ts";
 
 /**
- * Permits taken by one acquire. Its release carries one operation id fixed at acquisition, so a
+ * Permits taken by one acquire. Its release is one operation fixed at acquisition (its id and deadline), so a
  * retried or repeated release (also from another invocation, via `toJSON`) applies at most once.
  */
 export class SemaphoreHoldView implements SemaphoreHold {
   readonly #ref: SemaphoreRef;
   readonly permits: number;
-  readonly #releaseOp: string;
+  readonly #releaseOp: Operation;
   #state: "held" | "releasing" | "released" = "held";
 
-  constructor(ref: SemaphoreRef, permits: number, releaseOp: string) {
+  constructor(ref: SemaphoreRef, permits: number, releaseOp: Operation) {
     this.#ref = ref;
     this.permits = permits;
     this.#releaseOp = releaseOp;
@@ -56,7 +57,7 @@ export class SemaphoreHoldView implements SemaphoreHold {
       prefix: ctx.prefix,
       name,
       permits: this.permits,
-      releaseOp: this.#releaseOp,
+      releaseOp: this.#releaseOp.id,
     };
   }
 

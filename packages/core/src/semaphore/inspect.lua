@@ -1,7 +1,8 @@
 -- Read-only view of one semaphore; counts unclaimed grants past their claim deadline as free.
--- KEYS[1] state hash   KEYS[2] waiter queue   KEYS[3] direct grants
--- Returns {set, available, total, waiters, unclaimed grants}
--- @include ../common/now.lua
+-- @key state  state hash
+-- @key queue  waiter queue
+-- @key grants  direct grants
+-- @reply set available total waiters unclaimed
 local state = redis.call('HMGET', KEYS[1], 'a', 't')
 if not state[2] then return {0, 0, 0, redis.call('ZCARD', KEYS[2]), 0} end
 local available = tonumber(state[1])

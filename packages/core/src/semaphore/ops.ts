@@ -1,15 +1,10 @@
 import type { ClientContext } from "../config.ts";
-import type { Script } from "../engine/script.ts";
-import type { SemaphoreKeys } from "../keys.ts";
-import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
-import { runScript as run, settleArgs } from "../semaphore-common/run.ts";
-import {
-  decodeAcquire,
-  decodeChange,
-  decodeStatus,
-  type PermitsChange,
-  type SemaphoreAcquireReply,
-} from "./codec.ts";
+import type { Operation } from "../engine/operation.ts";
+import { run } from "../engine/run.ts";
+import { opRecordKey, type SemaphoreKeys } from "../keys.ts";
+import { quarantineKeyFor } from "../quarantine/quarantine.ts";
+import { deadlineOf } from "../semaphore-common/deadline.ts";
+import { decodeAcquire, type PermitsChange, type SemaphoreAcquireReply } from "./codec.ts";
 import {
   abandonScript,
   acquireScript,
@@ -20,6 +15,10 @@ import {
 } from "./scripts.generated.ts";
 import type { SemaphoreStatus } from "./types.ts";
 
+// The semaphore's script calls, each through the engine's one entry: keys and args by name (a
+// slot that does not match the script's manifest is a compile error), the protocol's slots (the
+// operation record, the quarantine sentinel, the deadline) added by the engine.
+
 /** Everything needed to talk about one semaphore. */
 export interface SemaphoreRef {
   readonly ctx: ClientContext;
@@ -27,21 +26,14 @@ export interface SemaphoreRef {
   readonly keys: SemaphoreKeys;
 }
 
-/**
- * The keys every mutating script takes, in its KEYS order: the operation record, then the restart
- * quarantine's sentinel (each may hand permits to waiters: a grant).
- */
-function mutationKeys(ref: SemaphoreRef, opId: string): string[] {
-  const { keys } = ref;
-  return [
-    keys.state,
-    keys.queue,
-    keys.queueDeadlines,
-    keys.grants,
-    keys.opPrefix + opId,
-    quarantineKey(ref.ctx, ref.name),
-  ];
-}
+const what = (ref: SemaphoreRef, operation: string) => `semaphore ${operation} "${ref.name}"`;
+
+const stateKeys = ({ keys }: SemaphoreRef) => ({
+  state: keys.state,
+  queue: keys.queue,
+  deadlines: keys.queueDeadlines,
+  grants: keys.grants,
+});
 
 export async function acquireOnce(
   ref: SemaphoreRef,
@@ -50,80 +42,95 @@ export async function acquireOnce(
     permits: number;
     queue: boolean;
     returnWithinMs: number;
-    opId: string;
+    op: Operation;
+    budgetMs: number;
     signal?: AbortSignal | undefined;
-    deadline?: number | undefined;
   },
 ): Promise<SemaphoreAcquireReply> {
   const { ctx, keys } = ref;
-  const { reply } = await run(
-    ref,
-    acquireScript,
-    "semaphore acquire",
-    mutationKeys(ref, p.opId),
-    [
-      p.waiter,
-      p.permits,
-      p.queue ? 1 : 0,
-      p.returnWithinMs,
-      ctx.claimWindowMs,
-      ctx.operationRecordTtlMs,
-      keys.channelPrefix,
-      ...quarantineArgs(ctx),
-    ],
-    { signal: p.signal, deadline: p.deadline },
-  );
+  const { reply } = await run(ctx, acquireScript, {
+    what: what(ref, "acquire"),
+    keys: stateKeys(ref),
+    args: {
+      waiter: p.waiter,
+      permits: p.permits,
+      queue: p.queue ? 1 : 0,
+      returnWithinMs: p.returnWithinMs,
+      claimMs: ctx.claimWindowMs,
+      channelPrefix: keys.channelPrefix,
+    },
+    op: p.op,
+    budgetMs: p.budgetMs,
+    signal: p.signal,
+  });
   return decodeAcquire(reply);
 }
 
 type ChangeScript = "release" | "addPermits" | "trySetPermits";
-const CHANGE_SCRIPTS: Record<ChangeScript, Script> = {
-  release: releaseScript,
-  addPermits: addPermitsScript,
-  trySetPermits: trySetPermitsScript,
-};
 
 /** release / addPermits / trySetPermits: one exactly-once change of the permits by `amount`. */
 export async function changeOnce(
   ref: SemaphoreRef,
   which: ChangeScript,
   amount: number,
-  opId: string,
+  op: Operation,
 ): Promise<PermitsChange> {
-  const { reply } = await run(
-    ref,
-    CHANGE_SCRIPTS[which],
-    `semaphore ${which}`,
-    mutationKeys(ref, opId),
-    [amount, ...settleArgs(ref)],
-  );
-  return decodeChange(`semaphore ${which}`, reply);
+  const { ctx, keys } = ref;
+  const common = {
+    what: what(ref, which),
+    keys: stateKeys(ref),
+    op,
+  };
+  const slots = { claimMs: ctx.claimWindowMs, channelPrefix: keys.channelPrefix };
+  const { reply } =
+    which === "release"
+      ? await run(ctx, releaseScript, { ...common, args: { permits: amount, ...slots } })
+      : which === "addPermits"
+        ? await run(ctx, addPermitsScript, { ...common, args: { delta: amount, ...slots } })
+        : await run(ctx, trySetPermitsScript, { ...common, args: { permits: amount, ...slots } });
+  return { applied: reply.status === 1, available: reply.available, total: reply.total };
 }
 
-/** Leaves the queue and gives back whatever operation `opId` of `waiter` may have taken. Safe to repeat. */
+/**
+ * Leaves the queue, tombstones operation `op` of `waiter` and gives back whatever it (or a direct
+ * grant to the waiter) took. Safe to repeat.
+ */
 export async function abandonOnce(
   ref: SemaphoreRef,
   waiter: string,
   permits: number,
-  opId: string,
+  op: Operation,
 ): Promise<number> {
-  const { reply } = await run(ref, abandonScript, "semaphore abandon", mutationKeys(ref, opId), [
-    waiter,
-    permits,
-    ...settleArgs(ref),
-  ]);
-  return Array.isArray(reply) ? Number(reply[0]) : 0;
+  const { ctx, keys } = ref;
+  const { reply } = await run(ctx, abandonScript, {
+    what: what(ref, "abandon"),
+    keys: {
+      ...stateKeys(ref),
+      op: opRecordKey(keys.state, op.id),
+      sentinel: quarantineKeyFor(ctx, keys.state),
+    },
+    args: {
+      waiter,
+      permits,
+      deadline: deadlineOf(ctx, op),
+      margin: ctx.recordMarginMs,
+      claimMs: ctx.claimWindowMs,
+      channelPrefix: keys.channelPrefix,
+      quarantineMs: ctx.quarantine.ms,
+      sentinelTtlMs: ctx.quarantine.sentinelTtlMs,
+    },
+  });
+  return reply.back;
 }
 
 export async function inspectOnce(ref: SemaphoreRef): Promise<SemaphoreStatus> {
   const { keys } = ref;
-  const { reply } = await run(
-    ref,
-    inspectScript,
-    "semaphore inspect",
-    [keys.state, keys.queue, keys.grants],
-    [],
-    { readOnly: true },
-  );
-  return decodeStatus(reply);
+  const { reply } = await run(ref.ctx, inspectScript, {
+    what: what(ref, "inspect"),
+    keys: { state: keys.state, queue: keys.queue, grants: keys.grants },
+    args: {},
+    readOnly: true,
+  });
+  const { set, available, total, waiters } = reply;
+  return { set: set === 1, available, total, waiters };
 }

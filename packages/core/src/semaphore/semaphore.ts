@@ -1,6 +1,6 @@
 import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
-import { randomId } from "../ids.ts";
+import { newOperation } from "../engine/operation.ts";
 import { semaphoreKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction, validateInteger } from "../validate.ts";
@@ -39,7 +39,7 @@ export class Semaphore {
   /** Sets the permits when the semaphore is not set yet; `false` when it already was. */
   async trySetPermits(permits: number): Promise<boolean> {
     validateInteger("permits", permits, 0, MAX_PERMITS);
-    return (await changeOnce(this.#ref, "trySetPermits", permits, randomId())).applied;
+    return (await changeOnce(this.#ref, "trySetPermits", permits, newOperation())).applied;
   }
 
   /**
@@ -49,7 +49,7 @@ export class Semaphore {
    */
   async addPermits(delta: number): Promise<void> {
     validateInteger("delta", delta, -MAX_PERMITS, MAX_PERMITS);
-    const result = await changeOnce(this.#ref, "addPermits", delta, randomId());
+    const result = await changeOnce(this.#ref, "addPermits", delta, newOperation());
     if (!result.applied) throw new PermitsRefusedError(this.name, "negative-total", result);
   }
 
@@ -94,7 +94,7 @@ export class Semaphore {
    */
   async release(permits = 1): Promise<void> {
     validateInteger("permits", permits, 1, MAX_PERMITS);
-    const result = await changeOnce(this.#ref, "release", permits, randomId());
+    const result = await changeOnce(this.#ref, "release", permits, newOperation());
     if (!result.applied) throw new PermitsRefusedError(this.name, "over-release", result);
   }
 
@@ -111,7 +111,7 @@ export class Semaphore {
   /** A hold serialised by `hold.toJSON()`, so another invocation can release it exactly once. */
   resume(hold: SerializedSemaphoreHold): SemaphoreHold {
     const h = parseHold(hold, this.#ref.ctx.prefix, this.name);
-    return new SemaphoreHoldView(this.#ref, h.permits, h.releaseOp);
+    return new SemaphoreHoldView(this.#ref, h.permits, { id: h.releaseOp, deadline: undefined });
   }
 }
 

@@ -1,25 +1,21 @@
 -- Set the semaphore's permits when it is not set yet (Redisson's trySetPermits), then serve any
 -- waiters that queued before it existed.
--- KEYS[1] state hash   KEYS[2] waiter queue   KEYS[3] waiter deadlines   KEYS[4] direct grants
--- KEYS[5] this operation's record   KEYS[6] restart-quarantine sentinel
--- ARGV[1] permits   ARGV[2] operation record ttl ms   ARGV[3] claim window ms   ARGV[4] grant channel prefix
--- ARGV[5] quarantine ms (0: off)   ARGV[6] sentinel ttl ms
--- Returns {status, available, total}: 1 set, 0 already set (nothing changed)
--- @include ../common/now.lua
--- @include ../common/op-record.lua
--- @include ../common/quarantine.lua
--- @include _settle.lua
-local state_key, queue_key, deadlines_key, grants_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local permits, op_ttl, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
-local quarantine = {key = KEYS[6], ms = tonumber(ARGV[5]), ttl = tonumber(ARGV[6])}
+-- @protocol
+-- @key state  state hash (see acquire.lua)
+-- @key queue  waiter queue
+-- @key deadlines  waiter poll deadlines
+-- @key grants  direct grants
+-- @arg permits
+-- @arg claimMs  claim window ms
+-- @arg channelPrefix  grant channel prefix
+-- @reply status available total
+--   status 1 set, 0 already set (nothing changed)
+-- @include _grant-heads.lua
+local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local permits, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 
-local previous = op_get(op_key)
-if previous and previous ~= 'x' then return previous end
-
-if redis.call('EXISTS', state_key) == 1 then
-  local available = reclaim(state_key, grants_key)
-  return op_put(op_key, {0, available, tonumber(redis.call('HGET', state_key, 't'))}, op_ttl)
-end
-redis.call('HSET', state_key, 'a', permits, 't', permits)
-grant_heads(state_key, queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine)
-return op_put(op_key, {1, tonumber(redis.call('HGET', state_key, 'a')), permits}, op_ttl)
+local available, total = load_state(state_key, grants_key)
+if total then return {0, available, total} end
+available = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, permits)
+redis.call('HSET', state_key, 'a', available, 't', permits)
+return {1, available, permits}

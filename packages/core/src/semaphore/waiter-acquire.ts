@@ -1,6 +1,7 @@
 import type { ClientContext } from "../config.ts";
+import { now } from "../engine/clock.ts";
+import { newOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
-import { randomId } from "../ids.ts";
 import { waitLoop, type AttemptOutcome, type WaitResult } from "../wait/wait-loop.ts";
 
 export interface WaiterAcquire<T> {
@@ -8,35 +9,39 @@ export interface WaiterAcquire<T> {
   readonly name: string;
   readonly waitMs: number;
   readonly signal: AbortSignal | undefined;
-  /** One attempt under a fresh operation id; "abandoned" when a late copy met its abandon mark. */
+  /** One attempt as one operation of the protocol (see docs/protocol.md). */
   attempt(p: {
-    opId: string;
+    op: Operation;
     queue: boolean;
     returnWithinMs: number;
-    /** The wait's budget (monotonic ms), which the attempt's requests and retries must not outlast. */
-    deadline: number;
-  }): Promise<AttemptOutcome<T> | "abandoned">;
-  /** Undoes operation `opId` (leave the queue, give back what it took). Safe to repeat. */
-  abandon(opId: string): Promise<unknown>;
+    /** How long after sending a copy may still apply: what is left of the wait's budget. */
+    budgetMs: number;
+  }): Promise<AttemptOutcome<T>>;
+  /** Undoes operation `op` (leave the queue, tombstone it, give back what it took). Safe to repeat. */
+  abandon(op: Operation): Promise<unknown>;
 }
 
 /**
  * The waiting acquire shared by both semaphores: one waiter id per call (the caller keeps it),
- * one operation id per attempt, through the shared `waitLoop`. When the caller gives up (abort,
- * timeout, unknown outcome) the last attempt is abandoned in the background, which leaves the
- * queue and gives back whatever that attempt or a direct grant may have reserved.
+ * one operation per attempt, through the shared `waitLoop`, whose sleeps stay inside the claim
+ * window of a direct grant (finding 8: a head that slept past it would lose its turn). When the
+ * caller gives up (abort, timeout, unknown outcome) the last attempt is abandoned in the
+ * background, which leaves the queue and gives back whatever that attempt or a direct grant may
+ * have reserved.
  */
 export async function acquireAsWaiter<T>(p: WaiterAcquire<T>): Promise<WaitResult<T>> {
   if (p.signal?.aborted) throw new AbortedError(`acquire "${p.name}"`, p.signal.reason);
-  let lastOp = "";
-  const abandon = (opId: string) =>
+  let lastOp: Operation | undefined;
+  const abandon = (op: Operation | undefined) => {
+    if (op === undefined) return;
     p.ctx.background(
       p
-        .abandon(opId)
+        .abandon(op)
         .then((back) =>
           p.ctx.emit({ type: "abandoned", name: p.name, releasedSomething: Boolean(back) }),
         ),
     );
+  };
   return waitLoop<T>({
     name: p.name,
     waitMs: p.waitMs,
@@ -44,17 +49,16 @@ export async function acquireAsWaiter<T>(p: WaiterAcquire<T>): Promise<WaitResul
     strategy: p.ctx.wait,
     requestTimeoutMs: p.ctx.policy.requestTimeoutMs,
     emit: p.ctx.emit,
+    claimWindowMs: p.ctx.claimWindowMs,
     leave: () => abandon(lastOp),
     attempt: async (queue, returnWithinMs, deadline) => {
-      const opId = (lastOp = randomId());
+      const op = (lastOp = newOperation());
+      const budgetMs = Math.max(1, Math.ceil(deadline - now()));
       try {
-        const outcome = await p.attempt({ opId, queue, returnWithinMs, deadline });
-        return outcome === "abandoned"
-          ? { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } }
-          : outcome;
+        return await p.attempt({ op, queue, returnWithinMs, budgetMs });
       } catch (error) {
         // The request may have run: undo it in the background rather than leak permits.
-        if (error instanceof AbortedError || error instanceof OutcomeUnknownError) abandon(opId);
+        if (error instanceof AbortedError || error instanceof OutcomeUnknownError) abandon(op);
         throw error;
       }
     },

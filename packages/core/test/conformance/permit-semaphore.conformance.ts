@@ -18,6 +18,9 @@ import {
 } from "../../src/permit-semaphore/ops.ts";
 import { aborted, delay, eventsOf, makeTestClient, type TestClient } from "../support.ts";
 
+/** An operation with a fixed id: repeating it replays one operation. */
+const opOf = (id: string) => ({ id, deadline: undefined as number | undefined });
+
 export interface PermitSemaphoreConformanceTarget {
   readonly name: string;
   makeRedis(): RedisInput | Promise<RedisInput>;
@@ -174,18 +177,47 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
         leaseMs: 10_000,
         queue: false,
         returnWithinMs: 1_000,
-        opId: "op-take",
+        op: opOf("op-take"),
+        budgetMs: 1_000,
       };
       const first = await acquireOnce(ref, take);
       const again = await acquireOnce(ref, take);
       expect(first.reply).toEqual(again.reply);
       expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
       const held = await sem.acquire({ leaseMs: 10_000 });
-      expect((await releaseOnce(ref, "w1", "op-free")).released).toBe(true);
-      expect((await releaseOnce(ref, "w1", "op-free")).released).toBe(true); // recorded answer, no second release
+      expect((await releaseOnce(ref, "w1", opOf("op-free"))).released).toBe(true);
+      expect((await releaseOnce(ref, "w1", opOf("op-free"))).released).toBe(true); // recorded answer, no second release
       expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
       await held.release();
     });
+
+    // A Worker makes a client per request: its first request has no server time, only its wall
+    // clock (trusted within clockErrorMs, default 1 s). The protocol must not cost it a request.
+    for (const skewMs of [0, 900, -900]) {
+      it(`a fresh client (wall clock ${skewMs} ms off) acquires, renews and releases in one request each`, async () => {
+        const prefix = keyPrefix();
+        const warm = makeTestClient(await target.makeRedis(), { prefix });
+        await warm.client.permitExpirableSemaphore("fresh").trySetPermits(1);
+        const warmPermit = await warm.client.permitExpirableSemaphore("fresh").acquire();
+        await warmPermit.extend(5_000); // every script loaded: NOSCRIPT would cost one more
+        await warmPermit.release();
+        const wallClock = () => Date.now() + skewMs;
+        const { client, requests } = makeTestClient(await target.makeRedis(), {
+          prefix,
+          wallClock,
+        });
+        const permit = await client.permitExpirableSemaphore("fresh").acquire({ leaseMs: 10_000 });
+        expect(requests.total).toBe(1);
+        await permit.extend(10_000);
+        expect(requests.total).toBe(2);
+        await permit.release();
+        expect(requests.total).toBe(3);
+        const fresh = makeTestClient(await target.makeRedis(), { prefix, wallClock });
+        const kept = await fresh.client.permitExpirableSemaphore("fresh").acquire(); // kept alive
+        await kept.release();
+        expect(fresh.requests.total).toBe(2);
+      });
+    }
 
     it("uncontended acquire and release cost one request each", async () => {
       const { client, requests } = await make();

@@ -13,6 +13,9 @@ import { semaphoreKeys } from "../../src/keys.ts";
 import { acquireOnce, changeOnce, type SemaphoreRef } from "../../src/semaphore/ops.ts";
 import { delay, makeTestClient, type TestClient } from "../support.ts";
 
+/** An operation with a fixed id: repeating it replays one operation. */
+const opOf = (id: string) => ({ id, deadline: undefined as number | undefined });
+
 export interface SemaphoreConformanceTarget {
   readonly name: string;
   /** A Redis connection for this backend (what users pass as `redis`). */
@@ -136,26 +139,53 @@ export function runSemaphoreConformance(target: SemaphoreConformanceTarget): voi
       expect(requests.total - before).toBe(2);
     });
 
+    // A Worker makes a client per request: its first request has no server time, only its wall
+    // clock (trusted within clockErrorMs, default 1 s). The protocol must not cost it a request.
+    for (const skewMs of [0, 900, -900]) {
+      it(`a fresh client (wall clock ${skewMs} ms off) acquires and releases in one request each`, async () => {
+        const prefix = keyPrefix();
+        const warm = makeTestClient(await target.makeRedis(), { prefix });
+        await warm.client.semaphore("fresh").trySetPermits(2);
+        await (await warm.client.semaphore("fresh").acquire()).release(); // scripts loaded
+        const wallClock = () => Date.now() + skewMs;
+        const { client, requests } = makeTestClient(await target.makeRedis(), {
+          prefix,
+          wallClock,
+        });
+        const hold = await client.semaphore("fresh").acquire({ permits: 2 });
+        expect(requests.total).toBe(1);
+        await hold.release();
+        expect(requests.total).toBe(2);
+        const other = makeTestClient(await target.makeRedis(), { prefix, wallClock });
+        await other.client
+          .semaphore("fresh")
+          .release(1)
+          .catch(() => undefined);
+        expect(other.requests.total).toBe(1); // a refused over-release: one request too
+      });
+    }
+
     it("exactly once: replaying an operation id never applies twice", async () => {
       const t = await make();
       const sem = t.client.semaphore("replay");
       const ref = refOf(t, "replay");
-      expect((await changeOnce(ref, "trySetPermits", 4, "op-set")).applied).toBe(true);
-      expect((await changeOnce(ref, "trySetPermits", 4, "op-set")).applied).toBe(true); // same answer, no change
+      expect((await changeOnce(ref, "trySetPermits", 4, opOf("op-set"))).applied).toBe(true);
+      expect((await changeOnce(ref, "trySetPermits", 4, opOf("op-set"))).applied).toBe(true); // same answer, no change
       const take = {
         waiter: "w1",
         permits: 3,
         queue: false,
         returnWithinMs: 1_000,
-        opId: "op-take",
+        op: opOf("op-take"),
+        budgetMs: 1_000,
       };
       expect((await acquireOnce(ref, take)).status).toBe("granted");
       expect((await acquireOnce(ref, take)).status).toBe("granted");
       expect(await sem.availablePermits()).toBe(1);
-      expect((await changeOnce(ref, "release", 3, "op-give")).available).toBe(4);
-      expect((await changeOnce(ref, "release", 3, "op-give")).available).toBe(4);
-      expect((await changeOnce(ref, "addPermits", 2, "op-add")).total).toBe(6);
-      expect((await changeOnce(ref, "addPermits", 2, "op-add")).total).toBe(6);
+      expect((await changeOnce(ref, "release", 3, opOf("op-give"))).available).toBe(4);
+      expect((await changeOnce(ref, "release", 3, opOf("op-give"))).available).toBe(4);
+      expect((await changeOnce(ref, "addPermits", 2, opOf("op-add"))).total).toBe(6);
+      expect((await changeOnce(ref, "addPermits", 2, opOf("op-add"))).total).toBe(6);
       expect(await sem.status()).toMatchObject({ available: 6, total: 6 });
     });
 
@@ -198,7 +228,8 @@ export function runSemaphoreConformance(target: SemaphoreConformanceTarget): voi
             permits: 1,
             queue: true,
             returnWithinMs: 1_000,
-            opId: "g1",
+            op: opOf("g1"),
+            budgetMs: 1_000,
           })
         ).status,
       ).toBe("busy");

@@ -1,8 +1,13 @@
--- Shared by every permit-expirable-semaphore script. Each permit is a member of the permits zset
--- (permit id -> expiry, server ms); the available count is the total minus the live permits, so
--- an expired permit returns to the pool by the server's clock the moment it is dropped here.
-local function reclaim(permits_key)
-  redis.call('ZREMRANGEBYSCORE', permits_key, '-inf', '(' .. now_ms)
+-- The permit-expirable semaphore's own logic, shared by its scripts (the operation protocol's
+-- plumbing is the engine's: common/protocol-*.lua). Each permit is a member of the permits zset
+-- (permit id -> expiry, server ms), its lease version in the versions hash (absent: 0); the
+-- available count is the total minus the live permits, so an expired permit returns to the pool
+-- by the server's clock the moment it is dropped here.
+local function reclaim(permits_key, versions_key)
+  local expired = redis.call('ZRANGEBYSCORE', permits_key, '-inf', '(' .. now_ms)
+  if #expired == 0 then return end
+  redis.call('ZREM', permits_key, unpack(expired))
+  redis.call('HDEL', versions_key, unpack(expired))
 end
 
 local function available(state_key, permits_key)
@@ -10,6 +15,8 @@ local function available(state_key, permits_key)
 end
 
 -- A permit's expiry moved to `expiry`: the zset must live at least as long as its last permit.
+-- (A version entry exists only once its permit was renewed: extend.lua keeps the versions hash
+-- alive as long as the permit it renewed.)
 local function keep_permits_key(permits_key, expiry)
   if redis.call('PTTL', permits_key) < expiry - now_ms then redis.call('PEXPIRE', permits_key, expiry - now_ms + 1000) end
 end
@@ -19,12 +26,13 @@ end
 -- its channel. Waiters that missed their declared poll deadline are dropped on the way.
 -- `quiet_for` is the waiter running this script itself: it needs no message. No grant while the
 -- restart quarantine `q` lasts (see common/quarantine.lua): the heads get theirs when they poll after it.
+-- Returns the permits left free (the total minus the live permits).
 local function grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for, q)
   local free = available(state_key, permits_key)
-  if free <= 0 or redis.call('ZCARD', queue_key) == 0 or quarantine_left(q) > 0 then return end
+  if free <= 0 or redis.call('ZCARD', queue_key) == 0 or quarantine_left(q) > 0 then return free end
   while free > 0 do
     local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
-    if not head then return end
+    if not head then return free end
     local deadline = tonumber(redis.call('ZSCORE', deadlines_key, head))
     redis.call('ZREM', queue_key, head)
     redis.call('ZREM', deadlines_key, head)
@@ -35,4 +43,5 @@ local function grant_heads(state_key, permits_key, queue_key, deadlines_key, cla
       if head ~= quiet_for then redis.call('PUBLISH', channel_prefix .. head, string.format('%d', claim_ms)) end
     end
   end
+  return free
 end

@@ -1,0 +1,227 @@
+import { keyPrefix } from "@edgelock/testkit";
+import { describe, expect, it } from "vitest";
+import {
+  BackendError,
+  LockError,
+  resolveBackend,
+  type ClientOptions,
+  type WaitStrategy,
+} from "../../src/index.ts";
+import { permitSemaphoreKeys } from "../../src/keys.ts";
+import * as pes from "../../src/permit-semaphore/scripts.generated.ts";
+import * as sem from "../../src/semaphore/scripts.generated.ts";
+import { delay, makeTestClient } from "../support.ts";
+import { lateCopyBackend, runs } from "./late-copy-backend.ts";
+import type { RegressionTarget } from "./lock-regressions.ts";
+
+/** Polls `ready` every 5 ms; fails the test instead of hanging. */
+async function until(ready: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ready())) {
+    if (Date.now() > end) throw new Error(`condition not reached within ${ms} ms`);
+    await delay(5);
+  }
+}
+
+/** What the server has left of a permit's lease (ms), read straight from its zset. */
+async function serverLeftMs(
+  redis: unknown,
+  prefix: string,
+  name: string,
+  permitId: string,
+): Promise<number> {
+  const backend = resolveBackend(redis as Parameters<typeof resolveBackend>[0]);
+  const signal = new AbortController().signal;
+  const key = permitSemaphoreKeys(prefix, name).permits;
+  const expiry = Number(await backend.command(["ZSCORE", key, permitId], signal));
+  const [s, us] = (await backend.command(["TIME"], signal)) as [string, string];
+  return expiry - (Number(s) * 1000 + Math.floor(Number(us) / 1000));
+}
+
+/**
+ * A waiter that sleeps a whole second between polls unless the wait loop tells it the claim
+ * window (as the default strategy honours it): finding 8 is the loop not passing it on.
+ */
+const SLOW: WaitStrategy = {
+  name: "slow-unless-told",
+  maxDelayMs: 1_000,
+  nextDelay: (h) => Math.min(1_000, Math.max(1, (h.claimWindowMs ?? Infinity) - 100)),
+};
+
+/**
+ * Issue 13's findings 1, 2 and 8 on the Semaphore and the PermitExpirableSemaphore, in the shapes
+ * of the Lock's regressions: the late copies come from a backend wrapper, so REST and TCP see the
+ * same reordering. Each fails on c6a5b43.
+ */
+export function runSemaphoreRegressions(target: RegressionTarget): void {
+  describe(`Semaphore and PermitExpirableSemaphore protocol regressions (issue 13): ${target.name}`, () => {
+    const make = async (options: Omit<ClientOptions, "redis"> = {}) => {
+      const late = lateCopyBackend(resolveBackend(await target.makeRedis()));
+      const t = makeTestClient(late.backend, { prefix: keyPrefix(), ...options });
+      return { ...t, late };
+    };
+
+    it("finding 1 (Semaphore): a late copy of a busy tryAcquire never takes permits later", async () => {
+      const { client, late } = await make({ requestTimeoutMs: 200 });
+      const s = client.semaphore("f1");
+      await s.trySetPermits(5);
+      const holder = await s.acquire({ permits: 3 });
+      // 3 of the 5 are taken: a try for 3 is busy. Its first copy runs only later.
+      late.on(runs(sem.acquireScript, 3, 0), { kind: "hold" });
+      const outcome = await s.tryAcquire({ permits: 3 }).catch((e: unknown) => e);
+      expect(outcome === null || outcome instanceof BackendError, String(outcome)).toBe(true);
+      await holder.release();
+      expect(late.heldCount).toBe(1);
+      await late.deliver();
+      // quiescence: every permit is back
+      expect(await s.availablePermits()).toBe(5);
+    });
+
+    it("finding 1 (Semaphore): a late copy of a busy poll never takes permits after the waiter went on", async () => {
+      const { client, late } = await make({ requestTimeoutMs: 200 });
+      const s = client.semaphore("f1w");
+      await s.trySetPermits(5);
+      const holder = await s.acquire({ permits: 3 });
+      late.on(runs(sem.acquireScript, 3, 1), { kind: "hold" });
+      const waiting = s.acquire({ permits: 3, waitMs: 5_000 });
+      await until(() => late.heldCount === 1);
+      await delay(400); // the held poll has timed out; a resend answered busy
+      await holder.release();
+      await (await waiting).release();
+      expect(await s.availablePermits()).toBe(5);
+      await late.deliver();
+      expect(await s.availablePermits()).toBe(5);
+      expect(await s.status()).toMatchObject({ available: 5, total: 5, waiters: 0 });
+    });
+
+    it("finding 1 (PermitExpirableSemaphore): a late copy of a busy tryAcquire never takes a permit later", async () => {
+      const { client, late } = await make({ requestTimeoutMs: 200 });
+      const s = client.permitExpirableSemaphore("f1p");
+      await s.trySetPermits(1);
+      const holder = await s.acquire({ leaseMs: 10_000 });
+      late.on(runs(pes.acquireScript, 7_777), { kind: "hold" });
+      const outcome = await s.tryAcquire({ leaseMs: 7_777 }).catch((e: unknown) => e);
+      expect(outcome === null || outcome instanceof BackendError, String(outcome)).toBe(true);
+      await holder.release();
+      expect(late.heldCount).toBe(1);
+      await late.deliver();
+      expect(await s.status()).toMatchObject({ available: 1, live: 0 });
+    });
+
+    it("finding 1 (PermitExpirableSemaphore): a late copy of a busy poll never takes a permit after the waiter went on", async () => {
+      const { client, late } = await make({ requestTimeoutMs: 200 });
+      const s = client.permitExpirableSemaphore("f1pw");
+      await s.trySetPermits(1);
+      const holder = await s.acquire({ leaseMs: 10_000 });
+      late.on(runs(pes.acquireScript, 7_777, 1), { kind: "hold" });
+      const waiting = s.acquire({ leaseMs: 7_777, waitMs: 5_000 });
+      await until(() => late.heldCount === 1);
+      await delay(400);
+      await holder.release();
+      await (await waiting).release();
+      await late.deliver();
+      expect(await s.status()).toMatchObject({ available: 1, live: 0, waiters: 0 });
+    });
+
+    it("finding 2 (PermitExpirableSemaphore): a late copy of an extend in doubt never shortens a later, longer one", async () => {
+      const prefix = keyPrefix();
+      const { client, late } = await make({ prefix, requestTimeoutMs: 150, retryWindowMs: 400 });
+      const s = client.permitExpirableSemaphore("f2");
+      await s.trySetPermits(1);
+      const permit = await s.acquire({ leaseMs: 10_000 });
+      late.on(runs(pes.extendScript, 2_000), { kind: "hold" }, 1_000);
+      await expect(permit.extend(2_000)).rejects.toBeInstanceOf(LockError);
+      late.clear();
+      await permit.extend(20_000);
+      expect(late.heldCount).toBeGreaterThanOrEqual(1);
+      await late.deliver();
+      const serverMs = await serverLeftMs(await target.makeRedis(), prefix, "f2", permit.id);
+      expect(serverMs).toBeGreaterThan(15_000);
+      // what the holder believes never outlasts what the server has
+      expect(permit.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(serverMs + 50);
+      await delay(2_500);
+      // the server still counts the permit live: nobody else gets it
+      expect(await s.status()).toMatchObject({ live: 1, available: 0 });
+      expect(await s.tryAcquire({ leaseMs: 1_000 })).toBeNull();
+      expect(permit.signal.aborted).toBe(false);
+      await permit.release();
+    });
+
+    it("finding 2 (PermitExpirableSemaphore, keeper): a keeper renewal in doubt never undoes a later, longer extend", async () => {
+      const prefix = keyPrefix();
+      const { client, late } = await make({
+        prefix,
+        leaseMs: 1_500,
+        requestTimeoutMs: 150,
+        retryWindowMs: 300,
+      });
+      const s = client.permitExpirableSemaphore("f2k");
+      await s.trySetPermits(1);
+      const permit = await s.acquire();
+      late.on(runs(pes.extendScript, 1_500), { kind: "hold" }, 1_000);
+      await until(() => late.heldCount >= 1);
+      await permit.extend(20_000);
+      late.clear();
+      await late.deliver();
+      const serverMs = await serverLeftMs(await target.makeRedis(), prefix, "f2k", permit.id);
+      expect(serverMs).toBeGreaterThan(15_000);
+      expect(permit.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(serverMs + 50);
+      await delay(2_000);
+      expect(await s.status()).toMatchObject({ live: 1, available: 0 });
+      expect(permit.signal.aborted).toBe(false);
+      await permit.release();
+    });
+
+    for (const kind of ["Semaphore", "PermitExpirableSemaphore"] as const) {
+      it(`finding 8 (${kind}): the head claims its grant inside the claim window; a later waiter never overtakes it`, async () => {
+        // three clients (so each one's events are its own) on one prefix: one semaphore
+        const prefix = keyPrefix();
+        const options = { prefix, claimWindowMs: 300, wait: SLOW };
+        const [ta, tb, tc] = await Promise.all(
+          [0, 1, 2].map(async () => makeTestClient(await target.makeRedis(), options)),
+        );
+        const handle = (t: ReturnType<typeof makeTestClient>) => {
+          if (kind === "Semaphore") {
+            const s = t.client.semaphore("f8");
+            return {
+              set: () => s.trySetPermits(1),
+              waiters: async () => (await s.status()).waiters,
+              acquire: async (waitMs: number) => {
+                const h = await s.acquire({ waitMs });
+                return () => h.release();
+              },
+            };
+          }
+          const s = t.client.permitExpirableSemaphore("f8");
+          return {
+            set: () => s.trySetPermits(1),
+            waiters: async () => (await s.status()).waiters,
+            acquire: async (waitMs: number) => {
+              const h = await s.acquire({ waitMs, leaseMs: 10_000 });
+              return () => h.release();
+            },
+          };
+        };
+        const [ha, hb, hc] = [handle(ta!), handle(tb!), handle(tc!)];
+        await ha.set();
+        const releaseA = await ha.acquire(0);
+        const order: string[] = [];
+        const gotB = hb.acquire(10_000).then((r) => (order.push("B"), r));
+        await until(async () => (await ha.waiters()) === 1);
+        const gotC = hc.acquire(10_000).then((r) => (order.push("C"), r));
+        await until(async () => (await ha.waiters()) === 2);
+        // Release right after the head's poll answered busy: its next poll is a whole sleep away.
+        const polls = () => tb!.events.filter((e) => e.type === "waited").length;
+        const seen = polls();
+        await until(() => polls() > seen);
+        await releaseA();
+        const first = await Promise.race([gotB, gotC]);
+        await first();
+        await (
+          await (order[0] === "B" ? gotC : gotB)
+        )();
+        expect(order).toEqual(["B", "C"]);
+      });
+    }
+  });
+}
