@@ -1,3 +1,5 @@
+import { now } from "../engine/clock.ts";
+import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import type { MultiRef } from "./multi-ref.ts";
@@ -67,13 +69,24 @@ export class MultiHold {
     signal?: AbortSignal,
   ): Promise<{ renewed: boolean; sentAt: number }> {
     const perGroup = splitByGroup(this.ref, this.fences);
-    const results = await Promise.all(
-      this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs, signal)),
-    );
-    return {
-      renewed: results.every((r) => r.renewed.every(Boolean)),
-      sentAt: Math.min(...results.map((r) => r.sentAt)),
-    };
+    // While in doubt, the local deadline is no later than what this renewal may set (it may
+    // shorten the lease); a confirmed one ends every earlier doubt (they carried older versions).
+    const doubt = this.lease.inDoubt(now(), leaseMs);
+    let results;
+    try {
+      results = await Promise.all(
+        this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs, signal)),
+      );
+    } catch (error) {
+      // Known not to have applied: no longer a bound. Unknown or aborted: it may have.
+      if (!(error instanceof OutcomeUnknownError || error instanceof AbortedError)) doubt.resolve();
+      throw error;
+    }
+    const renewed = results.every((r) => r.renewed.every(Boolean));
+    const sentAt = Math.min(...results.map((r) => r.sentAt));
+    if (renewed) this.lease.renewed(sentAt, leaseMs);
+    else doubt.resolve();
+    return { renewed, sentAt };
   }
 
   /** One hold level of every name, in parallel; names still held are released even if another is gone. */

@@ -61,6 +61,9 @@ export class QuorumHold {
     signal?: AbortSignal,
   ): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[]; startedAt: number }> {
     const startedAt = now();
+    // While in doubt, the local deadline is no later than what this round may set (it may
+    // shorten the lease); a confirmed round ends every earlier doubt (older versions).
+    const doubt = this.lease.inDoubt(startedAt, leaseMs - driftMs(this.ref, leaseMs));
     const results = await round(this.ref.dbs, (db) =>
       extend(
         db,
@@ -72,12 +75,21 @@ export class QuorumHold {
       ),
     );
     const answers = results.map((r) => answerOf(r, (ok) => (ok ? "renewed" : "not-held")));
-    return { outcome: this.#tally(answers, "renewed"), answers, startedAt };
+    const outcome = this.#tally(answers, "renewed");
+    if (outcome === "ok") this.confirmAll(startedAt, leaseMs);
+    // No database may have applied it: every request answered, none renewed.
+    else if (answers.every((a) => a.status === "not-held")) doubt.resolve();
+    return { outcome, answers, startedAt };
   }
 
   /** A renewal round that started at `startedAt` confirmed `leaseMs` on a majority. */
   confirm(startedAt: number, leaseMs: number): void {
     this.lease.confirm(startedAt, leaseMs - driftMs(this.ref, leaseMs));
+  }
+
+  /** As `confirm`, and every earlier renewal in doubt is resolved (it carried older versions). */
+  confirmAll(startedAt: number, leaseMs: number): void {
+    this.lease.renewed(startedAt, leaseMs - driftMs(this.ref, leaseMs));
   }
 
   async releaseRound(): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[] }> {
