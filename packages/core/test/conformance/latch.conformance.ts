@@ -125,6 +125,23 @@ export function runLatchConformance(target: LatchConformanceTarget): void {
       expect(requests.total - before).toBe(1);
     });
 
+    it("a fresh client (no server time yet): countDown and an open await cost one request each", async () => {
+      const prefix = keyPrefix();
+      const { client: warm } = await make({ prefix });
+      const latch = warm.countDownLatch("fresh");
+      await latch.trySetCount(3);
+      await latch.countDown();
+      await latch.await({ waitMs: 0 }); // scripts loaded
+      const fresh = await make({ prefix });
+      expect(await fresh.client.countDownLatch("fresh").countDown()).toBe(1);
+      expect(fresh.requests.total).toBe(1);
+      const other = await make({ prefix });
+      expect(await other.client.countDownLatch("fresh").countDown()).toBe(0);
+      const opener = await make({ prefix });
+      expect(await opener.client.countDownLatch("fresh").await({ waitMs: 0 })).toBe(true);
+      expect([other.requests.total, opener.requests.total]).toEqual([1, 1]);
+    });
+
     it("validates arguments before any request", async () => {
       const { client, requests } = await make();
       expect(() => client.countDownLatch("")).toThrow(InvalidArgumentError);

@@ -86,6 +86,18 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
       await blocker.release();
     });
 
+    it("same hash tag, a fresh client (no server time yet): acquire and release one request each", async () => {
+      const prefix = keyPrefix();
+      const names = ["{acct}:alice", "{acct}:bob", "{acct}:carol"];
+      const { client: warm } = await make({ prefix });
+      await (await warm.multiLock(names).acquire()).release(); // scripts loaded
+      const fresh = await make({ prefix });
+      const held = await fresh.client.multiLock(names).acquire();
+      expect(fresh.requests.total).toBe(1);
+      await held.release();
+      expect(fresh.requests.total).toBe(2);
+    });
+
     it("overlapping multi-locks listed in opposite orders never deadlock and never overlap", async () => {
       const { client } = await make();
       const sets = [

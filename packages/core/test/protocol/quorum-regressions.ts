@@ -1,6 +1,6 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { LockError, quorumLock, resolveBackend } from "../../src/index.ts";
+import { LockError, quorumLock, resolveBackend, type RedisInput } from "../../src/index.ts";
 import { quorumKeys } from "../../src/keys.ts";
 import { extendScript } from "../../src/quorum/scripts.generated.ts";
 import { delay, makeTestClient } from "../support.ts";
@@ -14,6 +14,34 @@ import type { RegressionTarget } from "./lock-regressions.ts";
  */
 export function runQuorumRegressions(target: RegressionTarget): void {
   describe(`Quorum lock protocol regressions (issue 13): ${target.name}`, () => {
+    it("fresh clients (no server time yet): acquire 10, extend 5 and release 5 requests over 5 databases", async () => {
+      const base = keyPrefix();
+      const prefixes = [0, 1, 2, 3, 4].map((i) => `${base}-db${i}`);
+      const redis: RedisInput[] = [];
+      for (let i = 0; i < prefixes.length; i++) redis.push(await target.makeRedis());
+      const clients = (i: number) => makeTestClient(redis[i]!, { prefix: prefixes[i]! });
+      const warm = await quorumLock(
+        prefixes.map((_, i) => clients(i).client),
+        "fresh",
+        { requestTimeoutMs: 3_000 },
+      ).acquire({ leaseMs: 10_000 });
+      await warm.extend(10_000);
+      await warm.release(); // scripts loaded, connections warm
+      const fresh = prefixes.map((_, i) => clients(i));
+      const total = () => fresh.reduce((sum, t) => sum + t.requests.total, 0);
+      const q = quorumLock(
+        fresh.map((t) => t.client),
+        "fresh",
+        { requestTimeoutMs: 3_000 },
+      );
+      const held = await q.acquire({ leaseMs: 10_000 });
+      expect(total()).toBe(10);
+      await held.extend(10_000);
+      expect(total()).toBe(15);
+      await held.release();
+      expect(total()).toBe(20);
+    });
+
     it("finding 2: a late copy of an extend that ended in doubt never shortens a later, longer one", async () => {
       const base = keyPrefix();
       const prefixes = [0, 1, 2, 3, 4].map((i) => `${base}-db${i}`);
