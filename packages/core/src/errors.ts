@@ -1,3 +1,5 @@
+import type { ServerHint } from "./wait/wait-loop.ts";
+
 /**
  * Every error edgelock throws is a `LockError` with a stable `code`, so callers can branch on
  * `err.code` without `instanceof` across bundles.
@@ -47,7 +49,16 @@ export class AcquireTimeoutError extends LockError {
   readonly lockName: string;
   readonly waitedMs: number;
   readonly attempts: number;
-  constructor(lockName: string, waitedMs: number, attempts: number) {
+  /**
+   * The last busy answer the wait saw (the holder's remaining lease, this waiter's place in the
+   * queue, the server's hold statistics), or `undefined` when none came. Always an own property,
+   * so `Object.hasOwn(error, "hint")` tells a core that reports it. Lets a caller say when to
+   * come back (an HTTP `Retry-After`) without another request.
+   * @example
+   * catch (e) { if (e instanceof AcquireTimeoutError) retryInMs = e.hint?.remainingLeaseMs ?? 1_000; }
+   */
+  readonly hint: ServerHint | undefined;
+  constructor(lockName: string, waitedMs: number, attempts: number, hint?: ServerHint) {
     super(
       "ACQUIRE_TIMEOUT",
       `"${lockName}" not acquired within ${waitedMs} ms (${attempts} attempts)`,
@@ -55,6 +66,7 @@ export class AcquireTimeoutError extends LockError {
     this.lockName = lockName;
     this.waitedMs = waitedMs;
     this.attempts = attempts;
+    this.hint = hint;
   }
 }
 

@@ -32,6 +32,7 @@ export {
   type WaitHint,
   type BackoffOptions,
 } from "./wait/strategy.ts";
+export type { ServerHint } from "./wait/wait-loop.ts";
 export {
   justInTimeStrategy,
   DEFAULT_JUST_IN_TIME,

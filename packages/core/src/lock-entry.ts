@@ -20,4 +20,5 @@ export {
   type LeaseLossReason,
 } from "./errors.ts";
 export type { LockEvent } from "./events.ts";
+export type { ServerHint } from "./wait/wait-loop.ts";
 export { timerKeeper, type Keeper, type KeepTask } from "./lease/keeper.ts";

@@ -5,7 +5,7 @@ import { maskId } from "../ids.ts";
 import { keptOrGivenBack } from "../lease/renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
-import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
+import { waitLoop, type AttemptOutcome, type ServerHint } from "../wait/wait-loop.ts";
 import { HeldLockView } from "./held-lock.ts";
 import { Hold } from "./hold.ts";
 import { opsOf } from "./flavor.ts";
@@ -47,7 +47,7 @@ export async function acquireLock(
   ref: LockRef,
   holds: Map<number, Hold>,
   opts: ResolvedAcquire,
-): Promise<{ held: HeldLockView | null; attempts: number; waitedMs: number }> {
+): Promise<AcquireLockResult> {
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire "${ref.name}"`, opts.signal.reason);
   let lastOp: Operation | undefined;
@@ -112,7 +112,10 @@ export async function acquireLock(
       },
     },
   }).finally(end);
-  if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
+  if (!result.granted) {
+    const { attempts, waitedMs, hint } = result;
+    return { held: null, attempts, waitedMs, hint };
+  }
   const { view, reentrant } = result.granted;
   const hold = holds.get(view.fence);
   if (hold)
@@ -130,7 +133,15 @@ export async function acquireLock(
     waitedMs: Math.round(result.waitedMs),
     attempts: result.attempts,
   });
-  return { held: view, attempts: result.attempts, waitedMs: result.waitedMs };
+  return { held: view, attempts: result.attempts, waitedMs: result.waitedMs, hint: undefined };
+}
+
+/** The held lock, or `null` with the last busy answer (`hint`) when the wait ran out. */
+export interface AcquireLockResult {
+  readonly held: HeldLockView | null;
+  readonly attempts: number;
+  readonly waitedMs: number;
+  readonly hint: ServerHint | undefined;
 }
 
 interface Granted {

@@ -35,15 +35,16 @@ export class Lock {
 
   /**
    * Acquires the lock, waiting up to `waitMs` (default 0: one attempt).
-   * @throws AcquireTimeoutError when not acquired in time; AbortedError when `signal` aborts.
+   * @throws AcquireTimeoutError when not acquired in time (with the last busy answer as `hint`);
+   * AbortedError when `signal` aborts.
    * @example
    * await using held = await edgelock.lock("orders:42").acquire({ waitMs: 5_000 });
    */
   async acquire(options?: AcquireOptions): Promise<HeldLock> {
     const opts = resolveAcquireOptions(this.#ref, options, { waitMs: 0 });
-    const { held, attempts, waitedMs } = await acquireLock(this.#ref, this.#holds, opts);
+    const { held, attempts, waitedMs, hint } = await acquireLock(this.#ref, this.#holds, opts);
     if (held) return held;
-    throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts);
+    throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts, hint);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { AbortedError } from "../errors.ts";
 import { maskId } from "../ids.ts";
 import { keptOrGivenBack } from "../lease/renewal.ts";
-import { waitLoop } from "../wait/wait-loop.ts";
+import { waitLoop, type ServerHint } from "../wait/wait-loop.ts";
 import { attemptAll, type MultiGrant } from "./attempt.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
 import { MultiHold } from "./hold.ts";
@@ -17,7 +17,13 @@ export async function acquireMulti(
   ref: MultiRef,
   holds: Map<string, MultiHold>,
   opts: ResolvedHoldOptions,
-): Promise<{ held: HeldMultiLockView | null; attempts: number; waitedMs: number }> {
+): Promise<{
+  held: HeldMultiLockView | null;
+  attempts: number;
+  waitedMs: number;
+  /** The last busy answer, when the wait ran out. */
+  hint?: ServerHint | undefined;
+}> {
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire ${ref.label}`, opts.signal.reason);
   const result = await waitLoop<MultiGrant>({
@@ -31,7 +37,10 @@ export async function acquireMulti(
       attemptAll(ref, opts.leaseMs, opts.signal, deadline),
     leave: () => undefined,
   });
-  if (!result.granted) return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
+  if (!result.granted) {
+    const { attempts, waitedMs, hint } = result;
+    return { held: null, attempts, waitedMs, hint };
+  }
   const grant = result.granted;
   const view = adopt(ref, holds, opts, grant);
   const hold = holds.get(grant.fences.join(","));

@@ -46,9 +46,9 @@ export class MultiLock {
    */
   async acquire(options?: AcquireOptions): Promise<HeldMultiLock> {
     const opts = resolveHoldOptions(options, this.#ref.ctx, { waitMs: 0 });
-    const { held, attempts, waitedMs } = await acquireMulti(this.#ref, this.#holds, opts);
+    const { held, attempts, waitedMs, hint } = await acquireMulti(this.#ref, this.#holds, opts);
     if (held) return held;
-    throw new AcquireTimeoutError(this.#ref.label, Math.round(waitedMs), attempts);
+    throw new AcquireTimeoutError(this.#ref.label, Math.round(waitedMs), attempts, hint);
   }
 
   /**

@@ -50,7 +50,8 @@ export async function acquirePermit(
     abandon: (op) => abandonOnce(ref, waiter, op),
   });
   const waitedMs = Math.round(result.waitedMs);
-  if (!result.granted) throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts);
+  if (!result.granted)
+    throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts, result.hint);
   const permit = result.granted;
   await keptOrGivenBack(
     ref.name,

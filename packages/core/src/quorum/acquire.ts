@@ -2,7 +2,7 @@ import { AbortedError, QuorumError } from "../errors.ts";
 import { maskId } from "../ids.ts";
 import { keptOrGivenBack } from "../lease/renewal.ts";
 import type { ResolvedHoldOptions } from "../multi-lock/options.ts";
-import { waitLoop } from "../wait/wait-loop.ts";
+import { waitLoop, type ServerHint } from "../wait/wait-loop.ts";
 import {
   attemptQuorum,
   releaseEverywhere,
@@ -21,7 +21,13 @@ import { timeoutFor, type QuorumRef } from "./quorum-ref.ts";
 export async function acquireQuorum(
   ref: QuorumRef,
   opts: ResolvedHoldOptions,
-): Promise<{ held: HeldQuorumLockView | null; attempts: number; waitedMs: number }> {
+): Promise<{
+  held: HeldQuorumLockView | null;
+  attempts: number;
+  waitedMs: number;
+  /** The last busy answer (the shortest remaining lease among busy databases), on timeout. */
+  hint?: ServerHint | undefined;
+}> {
   const { ctx } = ref;
   if (opts.signal?.aborted)
     throw new AbortedError(`acquire quorum lock "${ref.name}"`, opts.signal.reason);
@@ -52,7 +58,8 @@ export async function acquireQuorum(
   if (!result.granted) {
     if (last && last.kind !== "busy")
       throw new QuorumError(ref.name, "acquire", last.kind, ref.majority, last.answers);
-    return { held: null, attempts: result.attempts, waitedMs: result.waitedMs };
+    const { attempts, waitedMs, hint } = result;
+    return { held: null, attempts, waitedMs, hint };
   }
   const grant = result.granted;
   const hold = new QuorumHold(ref, {

@@ -116,9 +116,12 @@ export class QuorumLock {
    * answered or the grant came too late (nothing is left held); AbortedError when `signal` aborts.
    */
   async acquire(options?: AcquireOptions): Promise<HeldQuorumLock> {
-    const { held, attempts, waitedMs } = await acquireQuorum(this.#ref, this.#resolve(options));
+    const { held, attempts, waitedMs, hint } = await acquireQuorum(
+      this.#ref,
+      this.#resolve(options),
+    );
     if (held) return held;
-    throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts);
+    throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts, hint);
   }
 
   /**

@@ -28,7 +28,7 @@ export async function acquirePermits(
   const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? 0;
   const signal = validateSignal("options.signal", o.signal);
   const waiter = randomId();
-  const result = await acquireAsWaiter({
+  const result = await acquireAsWaiter<true>({
     ctx: ref.ctx,
     name: ref.name,
     waitMs,
@@ -41,7 +41,8 @@ export async function acquirePermits(
     abandon: (op) => abandonOnce(ref, waiter, permits, op),
   });
   const waitedMs = Math.round(result.waitedMs);
-  if (!result.granted) throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts);
+  if (!result.granted)
+    throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts, result.hint);
   const { attempts } = result;
   const owner = maskId(waiter);
   ref.ctx.emit({

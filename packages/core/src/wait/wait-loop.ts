@@ -4,7 +4,10 @@ import type { WaitHint, WaitStrategy } from "./strategy.ts";
 import { PushStream } from "./push-stream.ts";
 import { waitTurn, type WakeParams } from "./wait-turn.ts";
 
-/** What a primitive's attempt reports when busy; the loop adds the rest of the `WaitHint`. */
+/**
+ * What a primitive's attempt reports when busy (the server's answer); the loop adds the rest of
+ * the `WaitHint`. A timed-out acquire carries the last one as `AcquireTimeoutError.hint`.
+ */
 export type ServerHint = Omit<
   WaitHint,
   "attempt" | "budgetMs" | "rttMs" | "rttDevMs" | "pushed" | "claimWindowMs"
@@ -39,7 +42,13 @@ export interface WaitLoopParams<T> {
 
 export type WaitResult<T> =
   | { readonly granted: T; readonly attempts: number; readonly waitedMs: number }
-  | { readonly granted?: undefined; readonly attempts: number; readonly waitedMs: number };
+  | {
+      readonly granted?: undefined;
+      readonly attempts: number;
+      readonly waitedMs: number;
+      /** The last busy answer the loop saw (undefined when there was none). */
+      readonly hint: ServerHint | undefined;
+    };
 
 /** Streams opened per wait at most: a backend that keeps refusing them costs no more. */
 const MAX_STREAMS = 2;
@@ -60,9 +69,10 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
   let rttDevMs = 0;
   let stream: PushStream | undefined;
   let streams = 0;
+  let lastBusy: ServerHint | undefined;
   const result = (attempts: number, granted?: T): WaitResult<T> =>
     granted === undefined
-      ? { attempts, waitedMs: now() - start }
+      ? { attempts, waitedMs: now() - start, hint: lastBusy }
       : { granted, attempts, waitedMs: now() - start };
   try {
     for (let attempt = 1; ; attempt++) {
@@ -77,6 +87,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       rttDevMs = rttMs === undefined ? 0 : rttDevMs + (Math.abs(rtt - rttMs) - rttDevMs) / 4;
       rttMs = rttMs === undefined ? rtt : rttMs + (rtt - rttMs) / 4;
       if ("granted" in outcome) return result(attempt, outcome.granted);
+      lastBusy = outcome.busy;
       if (outcome.busy.reason === "quarantine") {
         params.emit({
           type: "quarantined",
