@@ -197,6 +197,18 @@ describe("history checker: histories that must fail", () => {
     expect(rules(r)).toEqual(["fault-unobserved"]);
   });
 
+  it("a hung request its caller cancelled was seen; one nobody saw fail was not", () => {
+    const r = new Recorder(1);
+    r.fault("hang", "2× on extend").injected = 2;
+    const timedOut = new Error("request timed out after 400 ms");
+    r.hits.add("w1", "timeout", "extend", timedOut);
+    r.hits.surface(timedOut, "retried");
+    r.hits.add("w1", "cancelled", "extend", new Error("hold ended"));
+    expect(rules(r)).toEqual([]);
+    r.fault("hang", "1× on acquire").injected = 1;
+    expect(rules(r)).toEqual(["fault-unobserved"]);
+  });
+
   it("an error that is not one of the typed errors", () => {
     const r = new Recorder(1);
     r.untyped("w1", "acquire", new TypeError("x is undefined"));
