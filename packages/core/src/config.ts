@@ -35,9 +35,9 @@ export interface ClientOptions {
   /**
    * How long after its request an operation record (exactly-once) lives, about: records live
    * until the operation's deadline plus `operationRecordTtlMs - retryWindowMs`. Must be at least
-   * `retryWindowMs + requestTimeoutMs + clockErrorMs + 1000`, so that a copy sent inside the retry
+   * `retryWindowMs + requestTimeoutMs + 2 × clockErrorMs + 1000`, so that a copy sent inside the retry
    * window, and the settle sent after it, still find the record.
-   * @default retryWindowMs + 2 × requestTimeoutMs + clockErrorMs + 1000
+   * @default retryWindowMs + 2 × requestTimeoutMs + 2 × clockErrorMs + 1000
    */
   readonly operationRecordTtlMs?: number;
   /**

@@ -100,13 +100,16 @@ function resolveRecordTtl(
   value: unknown,
   p: { retryWindowMs: number; requestTimeoutMs: number; clockErrorMs: number },
 ): number {
-  const min = p.retryWindowMs + p.requestTimeoutMs + p.clockErrorMs + RECORD_MARGIN_SLACK_MS;
+  // The margin past the deadline must cover what follows a give-up: with no server time yet the
+  // client waits until its wall clock, which may be clockErrorMs slow, is past a deadline set
+  // clockErrorMs fast, and only then may repeat the call or abandon it, one request later.
+  const min = p.retryWindowMs + p.requestTimeoutMs + 2 * p.clockErrorMs + RECORD_MARGIN_SLACK_MS;
   if (value === undefined) return min + p.requestTimeoutMs;
   const ttl = validateMs("options.operationRecordTtlMs", value);
   if (ttl < min)
     throw new InvalidArgumentError(
       "options.operationRecordTtlMs",
-      `must be at least retryWindowMs + requestTimeoutMs + clockErrorMs + ${RECORD_MARGIN_SLACK_MS} (${min} ms), so that a retry and the settle after it find the record, got ${ttl} ms`,
+      `must be at least retryWindowMs + requestTimeoutMs + 2 × clockErrorMs + ${RECORD_MARGIN_SLACK_MS} (${min} ms), so that a retry, the settle after it and a repeat after an unknown outcome find the record, got ${ttl} ms`,
     );
   return ttl;
 }

@@ -30,8 +30,8 @@ const OPTIONS: Omit<ClientOptions, "redis" | "prefix"> = {
   requestTimeoutMs: 2_000,
   retryWindowMs: 1_000,
   clockErrorMs: 200,
-  // the least the client accepts: retryWindowMs + requestTimeoutMs + clockErrorMs + 1 s
-  operationRecordTtlMs: 4_200,
+  // the least the client accepts: retryWindowMs + requestTimeoutMs + 2 × clockErrorMs + 1 s
+  operationRecordTtlMs: 4_400,
   fenceTtlMs: 3_000,
   statsTtlMs: 2_000,
   wait: justInTimeStrategy({ maxMs: 250 }),

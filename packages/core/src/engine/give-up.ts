@@ -15,6 +15,11 @@ export interface GiveUp {
   readonly recordKey: string;
   /** The last ambiguous failure: why the outcome is in doubt. */
   readonly cause: unknown;
+  /**
+   * When the operation's first copy was sent (monotonic ms): the earliest a recorded answer can
+   * have been made, so a lease it granted counts from there, not from the settle.
+   */
+  readonly firstSent: number;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -31,15 +36,14 @@ export async function giveUp<S extends ManifestScript>(
   g: GiveUp,
 ): Promise<RunResult<S>> {
   const deadline = g.op.deadline!;
-  const sentAt = now();
-  const settled = await settle(ctx, g, deadline, sentAt);
+  const settled = await settle(ctx, g, deadline, now());
   if (settled !== undefined && settled.tuple[0] === TOMBSTONED)
     throw new BackendError(`${g.what} did not apply (settled after its retries ran out)`, {
       cause: g.cause,
     });
   if (settled !== undefined && settled.tuple[0] !== TOO_LATE_TO_SETTLE) {
     const reply = named(script, g.what, settled.tuple);
-    return { reply, sentAt, serverMs: settled.serverMs, requests: 1 };
+    return { reply, sentAt: g.firstSent, serverMs: settled.serverMs, requests: 1 };
   }
   // Whatever the caller reads next must be final: no copy may still be in flight to apply.
   await sleep(ctx.clock.msUntilPassed(deadline), g.signal, g.what);

@@ -133,6 +133,7 @@ async function operation<S extends ManifestScript>(
       op,
       recordKey: engineKeys[0]!,
       cause: ambiguous,
+      firstSent,
       signal: call.signal,
     });
   for (let attempt = 1; ; attempt++) {

@@ -25,6 +25,9 @@ export async function renewHold(
     const left = Math.floor(lease.deadline - sentAt);
     const budgetMs = hold.provisional ? ref.ctx.policy.retryWindowMs : left;
     if (budgetMs <= 0) return "gone";
+    // Cancelled before it was sent (the hold ended, or `extend(ms)` restarted the keeper while
+    // this renewal was queued): it cannot apply, so it must not bound the deadline.
+    if (signal?.aborted) throw new AbortedError(`extend "${ref.name}"`, signal.reason);
     const doubt = lease.inDoubt(sentAt, leaseMs);
     let r;
     try {

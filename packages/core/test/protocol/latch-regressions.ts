@@ -23,7 +23,7 @@ export function runLatchRegressions(target: RegressionTarget): void {
     const timings = { requestTimeoutMs: 150, retryWindowMs: 300, clockErrorMs: 100 };
     const smallest = async () => {
       const redis = await target.makeRedis();
-      return [301, 300 + 150 + 100 + 1_000].find((ttl) => {
+      return [301, 300 + 150 + 2 * 100 + 1_000].find((ttl) => {
         try {
           createClient({ redis, ...timings, operationRecordTtlMs: ttl });
           return true;

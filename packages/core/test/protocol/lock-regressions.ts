@@ -124,6 +124,30 @@ export function runLockRegressions(target: RegressionTarget): void {
       expect(await client.lock("f7").isLocked()).toBe(false);
     });
 
+    it("a grant that only settle brought back counts its lease from the first copy, not from the settle", async () => {
+      const { client, late } = await make({ requestTimeoutMs: 300 });
+      const watcher = client.lock("settled-grant");
+      await (await client.lock("warm-up").acquire()).release(); // the script is loaded: no NOSCRIPT
+      const owner = "owner-of-a-settled-grant";
+      // The first copy applies and its answer is lost; the resend hangs until the budget is
+      // spent, so only the settle learns of the grant, some 300 ms after the grant ran.
+      late.on(runs(acquireScript, owner), { kind: "drop-after" });
+      late.on(runs(acquireScript, owner), { kind: "hold" });
+      const held = await client.lock("settled-grant", { owner }).tryAcquire({ leaseMs: 800 });
+      expect(held).not.toBeNull();
+      let serverGoneAt: number | undefined;
+      let abortedAt: number | undefined;
+      held!.signal.addEventListener("abort", () => (abortedAt = performance.now()));
+      while (serverGoneAt === undefined) {
+        if (!(await watcher.isLocked())) serverGoneAt = performance.now();
+        else await delay(5);
+      }
+      await until(() => abortedAt !== undefined);
+      // Honest lease: the holder gave up no later than the server let go (one poll of slack).
+      expect(abortedAt!).toBeLessThanOrEqual(serverGoneAt + 30);
+      late.clear();
+    });
+
     it("finding 5: names, prefixes and owner ids with lone surrogates are refused, naming the argument", async () => {
       const { client, requests, late } = await make();
       for (const bad of ["x\uD800", "x\uDFFF", "\uDC00x"]) {
@@ -154,7 +178,7 @@ export function runLockRegressions(target: RegressionTarget): void {
       const base = { requestTimeoutMs: 500, retryWindowMs: 300, clockErrorMs: 100 };
       const redis = await target.makeRedis();
       // the smallest of the candidates this client accepts (c6a5b43 took retryWindowMs + 1)
-      const ttl = [301, 300 + 500 + 100 + 1_000].find((candidate) => {
+      const ttl = [301, 300 + 500 + 2 * 100 + 1_000].find((candidate) => {
         try {
           createClient({ redis, ...base, operationRecordTtlMs: candidate });
           return true;
