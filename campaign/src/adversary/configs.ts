@@ -34,6 +34,16 @@ export const REORDER: AdversaryConfig = {
   minExtendMs: 3,
 };
 
+/**
+ * Some calls on a congested path: every copy they send runs 150–500 ms late, after their retries
+ * ran out and their callers moved on (stale renewals, grants to callers told "not acquired").
+ */
+export const CONGESTED: AdversaryConfig = {
+  ...REORDER,
+  name: "congested",
+  mix: { ...REORDER.mix, slowIntent: 0.15, slowDelayMs: [150, 500] },
+};
+
 /** As `reorder`, with operation records as short as validation accepts (retry window + 1). */
 export const SHORT_RECORDS: AdversaryConfig = {
   ...REORDER,
@@ -54,4 +64,4 @@ export const CALM: AdversaryConfig = {
   minExtendMs: 100,
 };
 
-export const CONFIGS: readonly AdversaryConfig[] = [REORDER, SHORT_RECORDS, CALM];
+export const CONFIGS: readonly AdversaryConfig[] = [REORDER, CONGESTED, SHORT_RECORDS, CALM];

@@ -36,6 +36,8 @@ export interface Execution {
   readonly opId: string | null;
   /** How the scheduler delivered this copy. */
   readonly copy: "normal" | "late" | "duplicate" | "lost-response";
+  /** Whether the client could still get this copy's reply (false: it had given up on the request, or the copy is a duplicate or its response is lost). */
+  readonly seen: boolean;
   /** Real ms when the copy was sent to the server, and when its reply came back. */
   readonly sentAt: number;
   readonly doneAt: number;

@@ -1,6 +1,10 @@
 import type { AdversaryHistory, Belief, Execution, Intent } from "../history.ts";
 import { lockStateAt } from "./lock-transitions.ts";
-import { BOUNDARY_TOLERANCE_MS, type AdversaryViolation } from "./violation.ts";
+import {
+  BOUNDARY_TOLERANCE_MS,
+  type AdversaryViolation,
+  type AdversaryViolationClass,
+} from "./violation.ts";
 
 /**
  * Honest leases and mutual exclusion, as the clients acted on them. After every run, each live
@@ -30,12 +34,11 @@ export function checkLeases(
     const serverEnd = holds ? (state.expiresAt ?? 0) : s.at;
     const lie = s.deadline - serverEnd;
     if (lie <= BOUNDARY_TOLERANCE_MS) continue;
+    const setter = leaseSetter(runs, s.seq, belief, intents);
     const cls =
-      holds && inFlightShortening(runs, s.seq, belief, intents, s.at)
-        ? "shorten-in-flight"
-        : belief.resumed && !confirmedSince(runs, s.seq, belief)
-          ? "dishonest-resume"
-          : "dishonest-lease";
+      belief.resumed && !confirmedSince(runs, s.seq, belief)
+        ? "dishonest-resume"
+        : causeOf(setter, belief, history, s);
     const key = `${cls}:${belief.holdId}`;
     if (reported.has(key)) continue;
     reported.add(key);
@@ -49,11 +52,52 @@ export function checkLeases(
       resource: belief.resource,
       holdId: belief.holdId,
       seq: s.seq,
-      detail: `hold ${belief.holdId}${belief.resumed ? " (resumed)" : ""} believed for ${Math.round(s.deadline - s.at)} ms more; ${server}`,
+      detail: `hold ${belief.holdId}${belief.resumed ? " (resumed)" : ""} believed for ${Math.round(s.deadline - s.at)} ms more; ${server}${setter ? `; its lease last set by run #${setter.seq} (${setter.copy} copy of ${setter.script}, intent ${setter.intent})` : ""}`,
     });
   }
   for (const [seq, list] of believedAt) out.push(...overlaps(seq, list, reported));
   return out;
+}
+
+/** The last run that set this hold's lease at the server (a grant or a renewal of it). */
+function leaseSetter(
+  runs: readonly Execution[],
+  seq: number,
+  belief: Belief,
+  intents: readonly Intent[],
+): Execution | undefined {
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const e = runs[i]!;
+    if (e.seq > seq || e.intent === null || !/extend|acquire/.test(e.script)) continue;
+    if (intents[e.intent]!.owner !== belief.owner) continue; // someone else's busy poll
+    const st = e.state as { owner?: unknown; fence?: unknown };
+    if (st.owner === belief.owner && st.fence === belief.fence) return e;
+  }
+  return undefined;
+}
+
+/**
+ * Why the server's lease is shorter than the client believes: the holder's own renewal, not yet
+ * answered, that shortened it; a copy of a renewal that ran after its caller had its answer (a
+ * stale renewal); a renewal by another object renewing the same lease across a hand-over (the
+ * first invocation's keeper, a resumed copy); or anything else.
+ */
+function causeOf(
+  setter: Execution | undefined,
+  belief: Belief,
+  history: AdversaryHistory,
+  sample: { seq: number; at: number },
+): AdversaryViolationClass {
+  if (!setter || setter.intent === null) return "dishonest-lease";
+  const intent = history.intents[setter.intent]!;
+  const renewer = intent.holdId === null ? undefined : history.beliefs[intent.holdId];
+  if (renewer && renewer.holdId !== belief.holdId && renewer.resumed !== belief.resumed)
+    return "renewal-race";
+  const running = intent.endedAt === null || intent.endedAt >= sample.at;
+  if (!/extend/.test(setter.script)) return "dishonest-lease";
+  if (!setter.seen) return running ? "unresolved-renewal" : "stale-renewal";
+  if (setter.seq === sample.seq || running) return "unresolved-renewal";
+  return "dishonest-lease";
 }
 
 function overlaps(
@@ -80,39 +124,12 @@ function overlaps(
   return out;
 }
 
-/**
- * The run that lowered this hold's lease is a renewal of the holder's own whose reply the client
- * has not had yet: the run just sampled (samples are taken before its reply is delivered), or a
- * renewal from an `extend` call still in progress.
- */
-function inFlightShortening(
-  runs: readonly Execution[],
-  seq: number,
-  belief: Belief,
-  intents: readonly Intent[],
-  at: number,
-): boolean {
-  const last = [...runs].reverse().find((e) => e.seq <= seq && /extend/.test(e.script));
-  if (!last) return false;
-  const ownHold =
-    (last.state as { owner?: unknown }).owner === belief.owner &&
-    (last.state as { fence?: unknown }).fence === belief.fence;
-  if (last.seq === seq && ownHold) return true;
-  if (last.intent === null) return false;
-  const intent = intents[last.intent]!;
-  return (
-    intent.owner === belief.owner &&
-    intent.fence === belief.fence &&
-    /extend/.test(intent.kind) &&
-    (intent.endedAt === null || intent.endedAt >= at)
-  );
-}
-
 /** Some renewal of this hold applied at the server after it was resumed (and by `seq`). */
 function confirmedSince(runs: readonly Execution[], seq: number, belief: Belief): boolean {
   return runs.some(
     (e) =>
-      e.seq <= seq &&
+      e.seq < seq &&
+      e.seen &&
       e.sentAt >= belief.toldAt &&
       /extend/.test(e.script) &&
       Array.isArray(e.reply) &&

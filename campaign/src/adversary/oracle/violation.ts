@@ -14,10 +14,14 @@ export type AdversaryViolationClass =
   | "leaked-hold"
   /** A client's local deadline lies after the server's expiry of its hold (or the server has no such hold). */
   | "dishonest-lease"
+  /** The same, because a copy of a renewal ran after its caller had its answer (finding 2). */
+  | "stale-renewal"
+  /** The same, because another object renewing the same lease (a handed-over hold's keeper) set it. */
+  | "renewal-race"
   /** The same for a hold resumed from `toJSON()`, trusted before any renewal confirmed it. */
   | "dishonest-resume"
-  /** The same, while the holder's own shortening extend is in flight (the client could not know yet). */
-  | "shorten-in-flight"
+  /** The same, set by the holder's own renewal still unanswered (in flight, or its response lost). */
+  | "unresolved-renewal"
   /** Two clients believe they hold one lock at once. */
   | "overlap"
   /** More permits believed held than the semaphore has. */

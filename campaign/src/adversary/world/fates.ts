@@ -17,11 +17,20 @@ export interface FateMix {
   readonly lostResponse: number;
   /** Upper bound of a late or duplicate copy's delay, ms. */
   readonly maxDelayMs: number;
+  /**
+   * Probability that a call is on a congested path: every copy it sends is held back between
+   * `slowDelayMs[0]` and `slowDelayMs[1]` ms, so its retries run out and its copies run after the
+   * caller moved on (how a stale renewal or a late grant reaches the server).
+   */
+  readonly slowIntent?: number;
+  readonly slowDelayMs?: readonly [number, number];
 }
 
 export const CALM: FateMix = { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 };
 
-export function pickFate(random: Random, mix: FateMix): Fate {
+export function pickFate(random: Random, mix: FateMix, slow = false): Fate {
+  if (slow && mix.slowDelayMs)
+    return { kind: "late", delayMs: random.int(mix.slowDelayMs[0], mix.slowDelayMs[1]) };
   const x = random.next();
   const delay = () => random.int(1, mix.maxDelayMs);
   if (x < mix.late) return { kind: "late", delayMs: delay() };

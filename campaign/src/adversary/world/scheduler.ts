@@ -24,6 +24,7 @@ export class Scheduler {
   #seq = 0;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
+  readonly #slow = new Map<number, boolean>();
 
   constructor(options: {
     random: Random;
@@ -69,9 +70,9 @@ export class Scheduler {
     signal: AbortSignal,
   ): Promise<unknown> {
     const intent = currentIntent();
-    const fate = pickFate(this.#random, this.#mix);
+    const fate = pickFate(this.#random, this.#mix, this.#isSlow(intent));
     const run = (copy: Execution["copy"]) =>
-      this.#track(this.#run(inner, args, call, intent, copy));
+      this.#track(this.#run(inner, args, call, intent, copy, signal));
     switch (fate.kind) {
       case "normal":
         return answer(run("normal"), signal);
@@ -89,6 +90,15 @@ export class Scheduler {
     }
   }
 
+  /** Decided once per intent, at its first request. */
+  #isSlow(intent: number | null): boolean {
+    if (intent === null || !this.#mix.slowIntent) return false;
+    let slow = this.#slow.get(intent);
+    if (slow === undefined)
+      this.#slow.set(intent, (slow = this.#random.chance(this.#mix.slowIntent)));
+    return slow;
+  }
+
   #track<T>(work: Promise<T>): Promise<T> {
     this.#inFlight.add(work);
     void work.finally(() => this.#inFlight.delete(work)).catch(() => undefined);
@@ -102,6 +112,7 @@ export class Scheduler {
     call: ScriptCall,
     intent: number | null,
     copy: Execution["copy"],
+    signal: AbortSignal,
   ): Promise<Ran> {
     const next = this.#chain.then(async () => {
       const sentAt = realNow();
@@ -124,6 +135,7 @@ export class Scheduler {
           resource: key,
           opId: call.opId,
           copy,
+          seen: (copy === "normal" || copy === "late") && !signal.aborted,
           sentAt,
           doneAt,
           serverMs,
