@@ -1,0 +1,67 @@
+import type { FateMix } from "./world/fates.ts";
+
+/** One adversarial configuration: timings under test and how hostile the network is. */
+export interface AdversaryConfig {
+  readonly name: string;
+  readonly mix: FateMix;
+  readonly leaseMs: number;
+  readonly requestTimeoutMs: number;
+  readonly retryWindowMs: number;
+  readonly claimWindowMs: number;
+  /** Absent: the client default. */
+  readonly operationRecordTtlMs?: number;
+  readonly minExtendMs: number;
+  readonly maxSkewMs: number;
+  readonly lockActors: number;
+  readonly semaphoreActors: number;
+}
+
+const BASE = {
+  leaseMs: 150,
+  requestTimeoutMs: 40,
+  retryWindowMs: 120,
+  claimWindowMs: 60,
+  maxSkewMs: 2_000,
+  lockActors: 4,
+  semaphoreActors: 3,
+} as const;
+
+/** Late, duplicated and lost requests; copies held back up to ~2 request timeouts. */
+export const REORDER: AdversaryConfig = {
+  ...BASE,
+  name: "reorder",
+  mix: { late: 0.12, duplicate: 0.06, lostResponse: 0.06, maxDelayMs: 90 },
+  minExtendMs: 3,
+};
+
+/**
+ * Some calls on a congested path: every copy they send runs 150–500 ms late, after their retries
+ * ran out and their callers moved on (stale renewals, grants to callers told "not acquired").
+ */
+export const CONGESTED: AdversaryConfig = {
+  ...REORDER,
+  name: "congested",
+  mix: { ...REORDER.mix, slowIntent: 0.15, slowDelayMs: [150, 500] },
+};
+
+/** As `reorder`, with operation records as short as validation accepts (retry window + 1). */
+export const SHORT_RECORDS: AdversaryConfig = {
+  ...REORDER,
+  name: "short-records",
+  operationRecordTtlMs: BASE.retryWindowMs + 1,
+  mix: { late: 0.15, duplicate: 0.08, lostResponse: 0.08, maxDelayMs: 250 },
+};
+
+/** No fault at all: a kept-alive hold must never be lost (extends shorten to no less than lease/3). */
+export const CALM: AdversaryConfig = {
+  ...BASE,
+  name: "calm",
+  leaseMs: 300,
+  // Long enough that no request times out on a busy 2-core machine: no fault at all.
+  requestTimeoutMs: 2_000,
+  retryWindowMs: 4_000,
+  mix: { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 },
+  minExtendMs: 100,
+};
+
+export const CONFIGS: readonly AdversaryConfig[] = [REORDER, CONGESTED, SHORT_RECORDS, CALM];
