@@ -1,3 +1,4 @@
+import { RECORD_MARGIN_SLACK_MS } from "../../../packages/core/src/context.ts";
 import type { FateMix } from "./world/fates.ts";
 
 /** One adversarial configuration: timings under test and how hostile the network is. */
@@ -12,6 +13,12 @@ export interface AdversaryConfig {
   readonly operationRecordTtlMs?: number;
   readonly minExtendMs: number;
   readonly maxSkewMs: number;
+  /**
+   * The clients' `clockErrorMs`: the documented bound on a client's wall-clock error, which the
+   * protocol counts into every deadline of a client that has no server time yet. The skew drawn
+   * stays within it (a clock beyond the bound is outside what the protocol promises).
+   */
+  readonly clockErrorMs: number;
   readonly lockActors: number;
   readonly semaphoreActors: number;
 }
@@ -22,6 +29,7 @@ const BASE = {
   retryWindowMs: 120,
   claimWindowMs: 60,
   maxSkewMs: 2_000,
+  clockErrorMs: 2_000,
   lockActors: 4,
   semaphoreActors: 3,
 } as const;
@@ -44,11 +52,15 @@ export const CONGESTED: AdversaryConfig = {
   mix: { ...REORDER.mix, slowIntent: 0.15, slowDelayMs: [150, 500] },
 };
 
-/** As `reorder`, with operation records as short as validation accepts (retry window + 1). */
+/**
+ * As `reorder`, with operation records as short as validation accepts: retry window + request
+ * timeout + clock error bound + the core's 1 s slack (`RECORD_MARGIN_SLACK_MS`).
+ */
 export const SHORT_RECORDS: AdversaryConfig = {
   ...REORDER,
   name: "short-records",
-  operationRecordTtlMs: BASE.retryWindowMs + 1,
+  operationRecordTtlMs:
+    BASE.retryWindowMs + BASE.requestTimeoutMs + BASE.clockErrorMs + RECORD_MARGIN_SLACK_MS,
   mix: { late: 0.15, duplicate: 0.08, lostResponse: 0.08, maxDelayMs: 250 },
 };
 

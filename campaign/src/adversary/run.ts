@@ -2,7 +2,7 @@ import { createClient, type EdgelockClient } from "@edgelock/core";
 import { closeAll, makeNodeRedis, startStack } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis";
 import { writeFileSync } from "node:fs";
-import { lockKeys, semaphoreKeys } from "../../../packages/core/src/keys.ts";
+import { keyBase, lockKeys, semaphoreKeys } from "../../../packages/core/src/keys.ts";
 import { Random } from "../random.ts";
 import { installClockSkew } from "../world/clock-skew.ts";
 import type { AdversaryConfig } from "./configs.ts";
@@ -66,6 +66,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       random: new Random(seed ^ 0x5bd1e995),
       mix: config.mix,
       probe: probeRedis,
+      semaphoreBases: new Set(SEMAPHORES.map((name) => keyBase(prefix, name))),
       onRun: (e) => {
         history.executions.push(e);
         ledger.sample(e.seq);
@@ -89,6 +90,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         ? {}
         : { operationRecordTtlMs: config.operationRecordTtlMs }),
       maxSkewMs: config.maxSkewMs,
+      clockErrorMs: config.clockErrorMs,
     };
     const clients: EdgelockClient[] = [];
     const until = realNow() + options.seconds * 1_000;

@@ -1,4 +1,4 @@
-import { createClient, resolveBackend, type EdgelockClient } from "@edgelock/core";
+import { createClient, resolveBackend, type EdgelockClient, type RedisInput } from "@edgelock/core";
 import { Redis } from "@upstash/redis";
 import type { Random } from "../../random.ts";
 import { runSkewed, type Skew } from "../../world/clock-skew.ts";
@@ -17,6 +17,8 @@ export interface InvocationSettings {
   readonly retryWindowMs: number;
   readonly claimWindowMs: number;
   readonly operationRecordTtlMs?: number;
+  /** The clients' bound on their wall-clock error (`clockErrorMs`): at least `maxSkewMs`. */
+  readonly clockErrorMs: number;
   /** Wall-clock skew of each invocation, drawn from ±this many ms. */
   readonly maxSkewMs: number;
 }
@@ -35,9 +37,9 @@ export function newInvocation(
   random: Random,
 ): Invocation {
   const skew: Skew = { ms: random.int(-settings.maxSkewMs, settings.maxSkewMs) };
-  const redis =
+  const redis: RedisInput =
     settings.backend === "tcp"
-      ? settings.tcp
+      ? (settings.tcp as RedisInput)
       : new Redis({
           url: settings.url,
           token: settings.token,
@@ -52,6 +54,7 @@ export function newInvocation(
       requestTimeoutMs: settings.requestTimeoutMs,
       retryWindowMs: settings.retryWindowMs,
       claimWindowMs: settings.claimWindowMs,
+      clockErrorMs: settings.clockErrorMs,
       ...(settings.operationRecordTtlMs === undefined
         ? {}
         : { operationRecordTtlMs: settings.operationRecordTtlMs }),

@@ -1,4 +1,5 @@
 import type { NodeRedisClient } from "@edgelock/testkit";
+import * as engine from "../../../../packages/core/src/engine/scripts.generated.ts";
 import * as lock from "../../../../packages/core/src/lock/scripts.generated.ts";
 import * as semaphore from "../../../../packages/core/src/semaphore/scripts.generated.ts";
 
@@ -8,6 +9,6 @@ import * as semaphore from "../../../../packages/core/src/semaphore/scripts.gene
  * run starts with a burst of timeouts that says nothing about the protocol.
  */
 export async function preloadScripts(redis: NodeRedisClient): Promise<void> {
-  for (const module of [lock, semaphore])
+  for (const module of [engine, lock, semaphore])
     for (const script of Object.values(module)) await redis.scriptLoad(script.source);
 }

@@ -29,6 +29,22 @@ export function resourceOf(key: string): ResourceKind | null {
   return null;
 }
 
+/**
+ * The resource an engine-level script (settle) is about, from its operation-record key
+ * (`<base>:op:<id>`, one layout for every primitive): the resource at `<base>` whose kind the
+ * run knows (`semaphoreBases`: bases of the run's semaphores; any other base is a lock's).
+ */
+export function resourceOfRecord(
+  key: string,
+  semaphoreBases: ReadonlySet<string>,
+): { key: string; kind: ResourceKind } | null {
+  const at = key.lastIndexOf(":op:");
+  if (at < 0) return null;
+  const base = key.slice(0, at);
+  if (semaphoreBases.has(base)) return { key: `${base}:sem`, kind: "semaphore" };
+  return { key: `${base}:lock`, kind: "lock" };
+}
+
 export async function probe(
   redis: NodeRedisClient,
   key: string,

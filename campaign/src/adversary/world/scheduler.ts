@@ -4,7 +4,7 @@ import type { Random } from "../../random.ts";
 import type { Execution } from "../history.ts";
 import { pickFate, type FateMix } from "./fates.ts";
 import { currentIntent, realNow } from "./intent-context.ts";
-import { probe, resourceOf } from "./probe.ts";
+import { probe, resourceOf, resourceOfRecord } from "./probe.ts";
 import { parseScriptCall, type ScriptCall } from "./script-call.ts";
 
 type Ran = { readonly reply: unknown } | { readonly error: unknown };
@@ -25,13 +25,17 @@ export class Scheduler {
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
   readonly #slow = new Map<number, boolean>();
+  readonly #semaphoreBases: ReadonlySet<string>;
 
   constructor(options: {
     random: Random;
     mix: FateMix;
     probe: NodeRedisClient;
     onRun: (execution: Execution) => void;
+    /** Key bases (`prefix:v1:{name}`) of the run's semaphores, to place settle runs. */
+    semaphoreBases?: ReadonlySet<string>;
   }) {
+    this.#semaphoreBases = options.semaphoreBases ?? new Set();
     this.#random = options.random;
     this.#mix = options.mix;
     this.#probe = options.probe;
@@ -123,8 +127,11 @@ export class Scheduler {
         ran = { error };
       }
       const doneAt = realNow();
-      const key = call.keys[0] ?? "";
-      const kind = resourceOf(key);
+      const first = call.keys[0] ?? "";
+      const record =
+        resourceOf(first) === null ? resourceOfRecord(first, this.#semaphoreBases) : null;
+      const key = record?.key ?? first;
+      const kind = record?.kind ?? resourceOf(first);
       if (kind !== null) {
         const { serverMs, state } = await probe(this.#probe, key, kind);
         this.#onRun({
