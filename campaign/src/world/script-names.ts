@@ -1,3 +1,4 @@
+import * as engine from "../../../packages/core/src/engine/scripts.generated.ts";
 import * as fairLock from "../../../packages/core/src/fair-lock/scripts.generated.ts";
 import * as latch from "../../../packages/core/src/latch/scripts.generated.ts";
 import * as lock from "../../../packages/core/src/lock/scripts.generated.ts";
@@ -16,6 +17,7 @@ interface ScriptLike {
 }
 
 const families = {
+  engine,
   lock,
   "fair-lock": fairLock,
   "read-write-lock": readWriteLock,

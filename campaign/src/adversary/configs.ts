@@ -1,0 +1,79 @@
+import { RECORD_MARGIN_SLACK_MS } from "../../../packages/core/src/context.ts";
+import type { FateMix } from "./world/fates.ts";
+
+/** One adversarial configuration: timings under test and how hostile the network is. */
+export interface AdversaryConfig {
+  readonly name: string;
+  readonly mix: FateMix;
+  readonly leaseMs: number;
+  readonly requestTimeoutMs: number;
+  readonly retryWindowMs: number;
+  readonly claimWindowMs: number;
+  /** Absent: the client default. */
+  readonly operationRecordTtlMs?: number;
+  readonly minExtendMs: number;
+  readonly maxSkewMs: number;
+  /**
+   * The clients' `clockErrorMs`: the documented bound on a client's wall-clock error, which the
+   * protocol counts into every deadline of a client that has no server time yet. The skew drawn
+   * stays within it (a clock beyond the bound is outside what the protocol promises).
+   */
+  readonly clockErrorMs: number;
+  readonly lockActors: number;
+  readonly semaphoreActors: number;
+}
+
+const BASE = {
+  leaseMs: 150,
+  requestTimeoutMs: 40,
+  retryWindowMs: 120,
+  claimWindowMs: 60,
+  maxSkewMs: 2_000,
+  clockErrorMs: 2_000,
+  lockActors: 4,
+  semaphoreActors: 3,
+} as const;
+
+/** Late, duplicated and lost requests; copies held back up to ~2 request timeouts. */
+export const REORDER: AdversaryConfig = {
+  ...BASE,
+  name: "reorder",
+  mix: { late: 0.12, duplicate: 0.06, lostResponse: 0.06, maxDelayMs: 90 },
+  minExtendMs: 3,
+};
+
+/**
+ * Some calls on a congested path: every copy they send runs 150–500 ms late, after their retries
+ * ran out and their callers moved on (stale renewals, grants to callers told "not acquired").
+ */
+export const CONGESTED: AdversaryConfig = {
+  ...REORDER,
+  name: "congested",
+  mix: { ...REORDER.mix, slowIntent: 0.15, slowDelayMs: [150, 500] },
+};
+
+/**
+ * As `reorder`, with operation records as short as validation accepts: retry window + request
+ * timeout + clock error bound + the core's 1 s slack (`RECORD_MARGIN_SLACK_MS`).
+ */
+export const SHORT_RECORDS: AdversaryConfig = {
+  ...REORDER,
+  name: "short-records",
+  operationRecordTtlMs:
+    BASE.retryWindowMs + BASE.requestTimeoutMs + BASE.clockErrorMs + RECORD_MARGIN_SLACK_MS,
+  mix: { late: 0.15, duplicate: 0.08, lostResponse: 0.08, maxDelayMs: 250 },
+};
+
+/** No fault at all: a kept-alive hold must never be lost (extends shorten to no less than lease/3). */
+export const CALM: AdversaryConfig = {
+  ...BASE,
+  name: "calm",
+  leaseMs: 300,
+  // Long enough that no request times out on a busy 2-core machine: no fault at all.
+  requestTimeoutMs: 2_000,
+  retryWindowMs: 4_000,
+  mix: { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 },
+  minExtendMs: 100,
+};
+
+export const CONFIGS: readonly AdversaryConfig[] = [REORDER, CONGESTED, SHORT_RECORDS, CALM];

@@ -1,0 +1,116 @@
+/**
+ * What an adversarial run records, all of it plain JSON so a failing run can be re-checked
+ * offline (`recheck <file>`). Times are real wall-clock ms (`realNow()`), the clock the local
+ * redis-server also reads, so server and client times are comparable.
+ */
+
+/** The state of one resource, read right after a script ran (requests are serialized). */
+export type ResourceState =
+  | {
+      readonly kind: "lock";
+      readonly owner: string | null;
+      readonly fence: number;
+      readonly count: number;
+      /** True while a direct grant is reserved for a waiter that has not claimed it. */
+      readonly reserved: boolean;
+      /** Server ms at which the lease ends (null: free). */
+      readonly expiresAt: number | null;
+    }
+  | {
+      readonly kind: "semaphore";
+      readonly available: number;
+      readonly total: number;
+      /** Permits handed to waiters that have not claimed them yet. */
+      readonly reserved: number;
+    };
+
+/** One script run at the server, in execution order. */
+export interface Execution {
+  readonly seq: number;
+  /** The public call (intent) whose request this was; background work inherits it. */
+  readonly intent: number | null;
+  readonly script: string;
+  readonly command: "EVALSHA" | "EVAL";
+  /** The resource key (KEYS[1]) and its operation id, when the call carries one. */
+  readonly resource: string;
+  readonly opId: string | null;
+  /** How the scheduler delivered this copy. */
+  readonly copy: "normal" | "late" | "duplicate" | "lost-response";
+  /** Whether the client could still get this copy's reply (false: it had given up on the request, or the copy is a duplicate or its response is lost). */
+  readonly seen: boolean;
+  /** Real ms when the copy was sent to the server, and when its reply came back. */
+  readonly sentAt: number;
+  readonly doneAt: number;
+  /** Server ms read right after the run, with the state. */
+  readonly serverMs: number;
+  readonly reply: unknown;
+  readonly error: string | null;
+  readonly state: ResourceState;
+}
+
+export type IntentKind =
+  | "tryAcquire"
+  | "acquire"
+  | "reenter"
+  | "extend"
+  | "release"
+  | "resume-extend"
+  | "resume-release"
+  | "sem-acquire"
+  | "sem-release";
+
+/** One public call and what its caller was told. */
+export interface Intent {
+  readonly id: number;
+  readonly actor: string;
+  readonly kind: IntentKind;
+  readonly resource: string;
+  readonly owner: string;
+  readonly startedAt: number;
+  endedAt: number | null;
+  /** "ok" (acquired / done), "none" (told not acquired), or the error code it threw. */
+  outcome: string | null;
+  fence: number | null;
+  permits: number;
+  /** The hold this call was about (extend, release), or the one it produced (acquire). */
+  holdId: number | null;
+}
+
+/** A hold some client believes in, from the moment it was told until it released or was told of a loss. */
+export interface Belief {
+  readonly holdId: number;
+  readonly resource: string;
+  readonly owner: string;
+  readonly fence: number;
+  readonly toldAt: number;
+  releasedAt: number | null;
+  abortedAt: number | null;
+  abortReason: string | null;
+  /** Kept alive by the keeper (no fixed lease). */
+  readonly keepAlive: boolean;
+  /** Resumed from `toJSON()` in another client. */
+  readonly resumed: boolean;
+}
+
+/** The client's belief about a hold sampled right after an execution: its local deadline. */
+export interface BeliefSample {
+  readonly seq: number;
+  readonly holdId: number;
+  readonly at: number;
+  /** The local deadline on the real clock (`toJSON().expiresAt` minus the client's skew). */
+  readonly deadline: number;
+}
+
+export interface AdversaryHistory {
+  readonly seed: number;
+  readonly config: string;
+  readonly faults: boolean;
+  readonly executions: Execution[];
+  readonly intents: Intent[];
+  readonly beliefs: Belief[];
+  readonly samples: BeliefSample[];
+  /** State of each resource read at quiescence (all callers done, background work settled). */
+  final: Record<string, ResourceState>;
+  /** Semaphore totals as set before the run. */
+  readonly totals: Record<string, number>;
+}

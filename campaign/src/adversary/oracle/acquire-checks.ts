@@ -1,0 +1,73 @@
+import type { Execution, Intent } from "../history.ts";
+import type { GrantLedger } from "./grant-ledger.ts";
+import type { AdversaryViolation } from "./violation.ts";
+
+const ACQUIRING = new Set(["tryAcquire", "acquire", "reenter", "sem-acquire"]);
+
+/**
+ * Counts intents, not requests: each acquire call must have applied exactly what its caller was
+ * told (`unit` holds or permits when acquired, nothing otherwise). A grant for a caller told "not
+ * acquired" is excused only when the call's own cleanup undid it before any other call touched
+ * the resource; a grant for a call that failed must be undone by its cleanup.
+ */
+export function checkAcquires(
+  intents: readonly Intent[],
+  ledger: GrantLedger,
+  byResource: ReadonlyMap<string, readonly Execution[]>,
+): AdversaryViolation[] {
+  const out: AdversaryViolation[] = [];
+  for (const intent of intents) {
+    if (!ACQUIRING.has(intent.kind)) continue;
+    const unit = intent.kind === "sem-acquire" ? intent.permits : 1;
+    const granted = ledger.grantsOf(intent.id);
+    const net = granted - ledger.releasesOf(intent.id);
+    const base = { resource: intent.resource, intent: intent.id };
+    const first = ledger.firstGrant.get(intent.id);
+    const where = first ? ` (run #${first.seq}, ${first.copy} copy of ${first.script})` : "";
+    if (intent.outcome === "ok") {
+      if (granted > unit)
+        out.push({
+          ...base,
+          class: "double-grant",
+          detail: `${intent.kind} applied ${granted}× its ${unit}${where}`,
+        });
+      else if (granted < unit)
+        out.push({
+          ...base,
+          class: "told-not-applied",
+          detail: `${intent.kind} told acquired, applied ${granted}/${unit}`,
+        });
+      continue;
+    }
+    if (granted === 0) continue;
+    const told = intent.outcome === "none" || intent.outcome === "ACQUIRE_TIMEOUT";
+    if (told) {
+      const undo = ledger.lastRelease.get(intent.id);
+      if (net <= 0 && undo && first && !touchedBetween(byResource, intent, first.seq, undo.seq))
+        continue;
+      out.push({
+        ...base,
+        class: "phantom-grant",
+        detail: `${intent.kind} told "${intent.outcome}" but ${granted} applied${where}${net > 0 ? ", never undone" : ", undone too late"}`,
+      });
+    } else if (net > 0) {
+      out.push({
+        ...base,
+        class: "orphan-hold",
+        detail: `${intent.kind} ended ${intent.outcome}; ${net} applied and never undone by its cleanup${where}`,
+      });
+    }
+  }
+  return out;
+}
+
+function touchedBetween(
+  byResource: ReadonlyMap<string, readonly Execution[]>,
+  intent: Intent,
+  from: number,
+  to: number,
+): boolean {
+  return (byResource.get(intent.resource) ?? []).some(
+    (e) => e.seq > from && e.seq < to && e.intent !== intent.id,
+  );
+}

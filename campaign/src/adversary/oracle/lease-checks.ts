@@ -1,0 +1,139 @@
+import type { AdversaryHistory, Belief, Execution, Intent } from "../history.ts";
+import { lockStateAt } from "./lock-transitions.ts";
+import {
+  BOUNDARY_TOLERANCE_MS,
+  type AdversaryViolation,
+  type AdversaryViolationClass,
+} from "./violation.ts";
+
+/**
+ * Honest leases and mutual exclusion, as the clients acted on them. After every run, each live
+ * hold's local deadline was sampled: whenever a client believes it holds (its deadline is ahead),
+ * the server must hold exactly that owner and fence, until at least that deadline. Two holds
+ * believed on one lock at once are an overlap.
+ */
+export function checkLeases(
+  history: AdversaryHistory,
+  byResource: ReadonlyMap<string, readonly Execution[]>,
+): AdversaryViolation[] {
+  const beliefs = history.beliefs;
+  const intents = history.intents;
+  const out: AdversaryViolation[] = [];
+  const reported = new Set<string>();
+  const believedAt = new Map<number, Belief[]>();
+  for (const s of history.samples) {
+    const belief = beliefs[s.holdId]!;
+    if (s.deadline <= s.at + BOUNDARY_TOLERANCE_MS) continue;
+    if (belief.releasedAt !== null && belief.releasedAt <= s.at) continue;
+    const list = believedAt.get(s.seq) ?? [];
+    list.push(belief);
+    believedAt.set(s.seq, list);
+    const runs = byResource.get(belief.resource) ?? [];
+    const state = lockStateAt(runs, s.seq, s.at);
+    const holds = state.owner === belief.owner && state.fence === belief.fence && !state.reserved;
+    const serverEnd = holds ? (state.expiresAt ?? 0) : s.at;
+    const lie = s.deadline - serverEnd;
+    if (lie <= BOUNDARY_TOLERANCE_MS) continue;
+    const setter = leaseSetter(runs, s.seq, belief, intents);
+    const cls =
+      belief.resumed && !confirmedSince(runs, s.seq, belief)
+        ? "dishonest-resume"
+        : causeOf(setter, belief, history, s);
+    const key = `${cls}:${belief.holdId}`;
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const server = holds
+      ? `the server's lease ends ${Math.round(lie)} ms earlier`
+      : state.owner === null
+        ? "the server has it free"
+        : `the server has it held by another hold (fence ${state.fence})`;
+    out.push({
+      class: cls,
+      resource: belief.resource,
+      holdId: belief.holdId,
+      seq: s.seq,
+      detail: `hold ${belief.holdId}${belief.resumed ? " (resumed)" : ""} believed for ${Math.round(s.deadline - s.at)} ms more; ${server}${setter ? `; its lease last set by run #${setter.seq} (${setter.copy} copy of ${setter.script}, intent ${setter.intent})` : ""}`,
+    });
+  }
+  for (const [seq, list] of believedAt) out.push(...overlaps(seq, list, reported));
+  return out;
+}
+
+/** The last run that set this hold's lease at the server (a grant or a renewal of it). */
+function leaseSetter(
+  runs: readonly Execution[],
+  seq: number,
+  belief: Belief,
+  intents: readonly Intent[],
+): Execution | undefined {
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const e = runs[i]!;
+    if (e.seq > seq || e.intent === null || !/extend|acquire/.test(e.script)) continue;
+    if (intents[e.intent]!.owner !== belief.owner) continue; // someone else's busy poll
+    const st = e.state as { owner?: unknown; fence?: unknown };
+    if (st.owner === belief.owner && st.fence === belief.fence) return e;
+  }
+  return undefined;
+}
+
+/**
+ * Why the server's lease is shorter than the client believes: the holder's own renewal, not yet
+ * answered, that shortened it; a copy of a renewal that ran after its caller had its answer (a
+ * stale renewal); a renewal by another object renewing the same lease across a hand-over (the
+ * first invocation's keeper, a resumed copy); or anything else.
+ */
+function causeOf(
+  setter: Execution | undefined,
+  belief: Belief,
+  history: AdversaryHistory,
+  sample: { seq: number; at: number },
+): AdversaryViolationClass {
+  if (!setter || setter.intent === null) return "dishonest-lease";
+  const intent = history.intents[setter.intent]!;
+  const renewer = intent.holdId === null ? undefined : history.beliefs[intent.holdId];
+  if (renewer && renewer.holdId !== belief.holdId && renewer.resumed !== belief.resumed)
+    return "renewal-race";
+  const running = intent.endedAt === null || intent.endedAt >= sample.at;
+  if (!/extend/.test(setter.script)) return "dishonest-lease";
+  if (!setter.seen) return running ? "unresolved-renewal" : "stale-renewal";
+  if (setter.seq === sample.seq || running) return "unresolved-renewal";
+  return "dishonest-lease";
+}
+
+function overlaps(
+  seq: number,
+  list: readonly Belief[],
+  reported: Set<string>,
+): AdversaryViolation[] {
+  const out: AdversaryViolation[] = [];
+  for (const a of list)
+    for (const b of list) {
+      if (a.holdId >= b.holdId || a.resource !== b.resource) continue;
+      if (a.owner === b.owner && a.fence === b.fence) continue; // nested holds of one owner
+      const key = `overlap:${a.holdId}:${b.holdId}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      out.push({
+        class: "overlap",
+        resource: a.resource,
+        holdId: b.holdId,
+        seq,
+        detail: `holds ${a.holdId} (fence ${a.fence}) and ${b.holdId} (fence ${b.fence}) believed at once`,
+      });
+    }
+  return out;
+}
+
+/** Some renewal of this hold applied at the server after it was resumed (and by `seq`). */
+function confirmedSince(runs: readonly Execution[], seq: number, belief: Belief): boolean {
+  return runs.some(
+    (e) =>
+      e.seq < seq &&
+      e.seen &&
+      e.sentAt >= belief.toldAt &&
+      /extend/.test(e.script) &&
+      Array.isArray(e.reply) &&
+      Number(e.reply[0]) === 1 &&
+      (e.state as { owner?: unknown }).owner === belief.owner,
+  );
+}

@@ -1,0 +1,84 @@
+import type { Execution, ResourceState } from "../history.ts";
+
+type LockState = Extract<ResourceState, { kind: "lock" }>;
+
+export const FREE: LockState = {
+  kind: "lock",
+  owner: null,
+  fence: 0,
+  count: 0,
+  reserved: false,
+  expiresAt: null,
+};
+
+/** What one script run did to a lock, read off the states before and after it. */
+export interface LockTransition {
+  readonly execution: Execution;
+  /** Holds granted by this run (a new hold, a re-entry, a claimed direct grant), and to whom. */
+  readonly granted: number;
+  /** Holds this run released (expiry is not a release). */
+  readonly released: number;
+  readonly owner: string | null;
+  readonly fence: number;
+  /** The hold before the run ended by expiry before the run could see it. */
+  readonly expiredBefore: boolean;
+}
+
+const RELEASING = /\/(release|abandon|force-unlock|forceUnlock)/;
+
+/**
+ * Walks one lock's runs in execution order. The state before a run is the previous snapshot,
+ * unless its lease surely ended before the run was sent.
+ */
+export function lockTransitions(executions: readonly Execution[]): LockTransition[] {
+  let prev: LockState = FREE;
+  const out: LockTransition[] = [];
+  for (const e of executions) {
+    const after = e.state as LockState;
+    const expired = prev.owner !== null && prev.expiresAt !== null && prev.expiresAt <= e.sentAt;
+    const before = expired ? FREE : prev;
+    let granted = 0;
+    let released = 0;
+    const same =
+      before.owner !== null && before.owner === after.owner && before.fence === after.fence;
+    if (same) {
+      const delta = after.count - before.count;
+      if (delta > 0) granted += delta;
+      if (delta < 0) released -= delta;
+      if (before.reserved && !after.reserved) granted += 1;
+    } else {
+      // The hold before ended here: released by this run, or it had expired as the run ran.
+      if (before.owner !== null && RELEASING.test(e.script) && e.intent !== null)
+        released += before.reserved ? 0 : before.count;
+      // A direct grant reserved for a waiter is nobody's hold until the waiter claims it.
+      if (after.owner !== null && !after.reserved) granted += after.count;
+    }
+    out.push({
+      execution: e,
+      granted,
+      released,
+      owner: after.owner ?? before.owner,
+      fence: after.owner !== null ? after.fence : before.fence,
+      expiredBefore: expired,
+    });
+    prev = after;
+  }
+  return out;
+}
+
+/** The lock's state at real time `at`, as of its last run with seq ≤ `seq` (binary search). */
+export function lockStateAt(executions: readonly Execution[], seq: number, at: number): LockState {
+  let lo = 0;
+  let hi = executions.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (executions[mid]!.seq <= seq) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const state = found < 0 ? FREE : (executions[found]!.state as LockState);
+  if (state.owner !== null && state.expiresAt !== null && state.expiresAt <= at) return FREE;
+  return state;
+}

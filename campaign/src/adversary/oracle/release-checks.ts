@@ -1,0 +1,98 @@
+import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
+import { lockStateAt } from "./lock-transitions.ts";
+import type { AdversaryViolation } from "./violation.ts";
+
+/**
+ * Once an owner has released every hold it was told of on a lock, the server must not hold that
+ * lock for that owner and fence any more (a leftover count is a hold nobody was told about).
+ */
+export function checkLeakedHolds(
+  history: AdversaryHistory,
+  byResource: ReadonlyMap<string, readonly Execution[]>,
+): AdversaryViolation[] {
+  const out: AdversaryViolation[] = [];
+  for (const intent of history.intents) {
+    if (intent.kind !== "release" || intent.outcome !== "ok" || intent.endedAt === null) continue;
+    const belief = history.beliefs[intent.holdId!]!;
+    const end = intent.endedAt;
+    const stillTold = history.beliefs.some(
+      (b) =>
+        b.resource === belief.resource &&
+        b.owner === belief.owner &&
+        b.fence === belief.fence &&
+        b.toldAt <= end &&
+        (b.releasedAt === null || b.releasedAt >= end),
+    );
+    if (stillTold) continue;
+    const runs = byResource.get(belief.resource) ?? [];
+    const last = runs.filter((e) => e.doneAt <= end).at(-1);
+    if (!last) continue;
+    const state = lockStateAt(runs, last.seq, end);
+    if (state.owner === belief.owner && state.fence === belief.fence)
+      out.push({
+        class: "leaked-hold",
+        resource: belief.resource,
+        intent: intent.id,
+        holdId: belief.holdId,
+        seq: last.seq,
+        detail: `owner released all it was told of (fence ${belief.fence}); the server still holds ${state.count} for it`,
+      });
+  }
+  return out;
+}
+
+/**
+ * At quiescence a lock may be held only by a hold whose owner knows its release failed; a
+ * semaphore must have every permit back (available + reserved = total).
+ */
+export function checkFinal(history: AdversaryHistory): AdversaryViolation[] {
+  const out: AdversaryViolation[] = [];
+  for (const [resource, state] of Object.entries(history.final)) {
+    const detail = finalProblem(history, resource, state);
+    if (detail !== null) out.push({ class: "final-state", resource, detail });
+  }
+  return out;
+}
+
+function finalProblem(
+  history: AdversaryHistory,
+  resource: string,
+  state: ResourceState,
+): string | null {
+  if (state.kind === "semaphore") {
+    const have = state.available + state.reserved;
+    return have === state.total ? null : `${have} of ${state.total} permits back`;
+  }
+  if (state.owner === null) return null;
+  const holds = history.beliefs.filter(
+    (b) => b.resource === resource && b.owner === state.owner && b.fence === state.fence,
+  );
+  if (holds.length === 0)
+    return `held (fence ${state.fence}, count ${state.count}) by an owner never told of it`;
+  const failed = history.intents.some(
+    (i) =>
+      i.kind.includes("release") && i.outcome !== "ok" && holds.some((b) => b.holdId === i.holdId),
+  );
+  return failed
+    ? null
+    : `held (fence ${state.fence}, count ${state.count}) after every hold was released`;
+}
+
+/** In a run without faults, a kept-alive hold is never lost while its holder still acts on it. */
+export function checkLostWithoutFault(history: AdversaryHistory): AdversaryViolation[] {
+  if (history.faults) return [];
+  return history.beliefs
+    .filter(
+      (b) =>
+        b.keepAlive &&
+        b.abortedAt !== null &&
+        b.abortReason !== "max-hold" &&
+        (b.releasedAt === null || b.abortedAt < b.releasedAt),
+    )
+    .map((b) => ({
+      class: "lost-without-fault" as const,
+      resource: b.resource,
+      holdId: b.holdId,
+      detail: `hold ${b.holdId}${b.keepAlive ? " (kept alive)" : ""} lost (${b.abortReason}) with no fault injected`,
+    }));
+}

@@ -1,0 +1,89 @@
+import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
+import type { GrantLedger } from "./grant-ledger.ts";
+import type { AdversaryViolation } from "./violation.ts";
+
+type SemState = Extract<ResourceState, { kind: "semaphore" }>;
+
+/**
+ * Semaphore runs in execution order: a run that lowers available + reserved took permits for its
+ * intent, one that raises it gave them back (a direct hand-off to a waiter moves permits from
+ * available to reserved and changes neither; the waiter's claim takes them). Never above the total.
+ */
+export function semaphoreRuns(
+  history: AdversaryHistory,
+  runs: readonly Execution[],
+  ledger: GrantLedger,
+): AdversaryViolation[] {
+  const out: AdversaryViolation[] = [];
+  const first = runs[0];
+  if (!first) return out;
+  const total = history.totals[first.resource] ?? 0;
+  let prev = total;
+  for (const e of runs) {
+    const s = e.state as SemState;
+    const now = s.available + s.reserved;
+    if (now < prev) ledger.add(e, prev - now, 0);
+    if (now > prev) ledger.add(e, 0, now - prev);
+    if (now > s.total)
+      out.push({
+        class: "permits-created",
+        resource: e.resource,
+        seq: e.seq,
+        detail: `${now} permits free of ${s.total} after ${e.script}`,
+      });
+    prev = now;
+  }
+  return out;
+}
+
+/** Each release call gave back exactly what it was told (nothing when it failed for sure). */
+export function checkSemaphoreReleases(
+  history: AdversaryHistory,
+  ledger: GrantLedger,
+): AdversaryViolation[] {
+  const out: AdversaryViolation[] = [];
+  for (const i of history.intents) {
+    if (i.kind !== "sem-release") continue;
+    const back = ledger.releasesOf(i.id) - ledger.grantsOf(i.id);
+    const ok =
+      i.outcome === "ok"
+        ? back === i.permits
+        : back === 0 || (i.outcome === "OUTCOME_UNKNOWN" && back === i.permits);
+    if (!ok)
+      out.push({
+        class: "release-mismatch",
+        resource: i.resource,
+        intent: i.id,
+        detail: `release of ${i.permits} ended ${i.outcome}; ${back} went back`,
+      });
+  }
+  return out;
+}
+
+/** Permits believed held at once never exceed the total. */
+export function checkCapacity(history: AdversaryHistory): AdversaryViolation[] {
+  const out: AdversaryViolation[] = [];
+  for (const [resource, total] of Object.entries(history.totals)) {
+    const intervals = history.beliefs
+      .filter((b) => b.resource === resource)
+      .map((b) => ({ from: b.toldAt, to: b.releasedAt ?? Infinity, permits: b.fence }));
+    const points = intervals.flatMap((iv) => [
+      { at: iv.from, d: iv.permits },
+      { at: iv.to, d: -iv.permits },
+    ]);
+    points.sort((a, b) => a.at - b.at || a.d - b.d);
+    let held = 0;
+    for (const p of points) {
+      held += p.d;
+      if (held > total) {
+        out.push({
+          class: "over-capacity",
+          resource,
+          detail: `${held} permits believed held of ${total}`,
+        });
+        break;
+      }
+    }
+  }
+  return out;
+}

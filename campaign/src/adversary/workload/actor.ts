@@ -1,0 +1,27 @@
+import type { Random } from "../../random.ts";
+import type { Invocation } from "../world/invocation.ts";
+import type { Ledger } from "./ledger.ts";
+
+/** What one actor (a stream of invocations, as one user's requests) needs. */
+export interface ActorContext {
+  readonly actor: string;
+  readonly random: Random;
+  readonly ledger: Ledger;
+  /** A fresh invocation: a new client with its own skewed clock. */
+  invocation(): Invocation;
+  /** Lock names and semaphore names this run uses. */
+  readonly locks: readonly string[];
+  readonly semaphores: readonly string[];
+  /** The resource key of a name (the oracle's view). */
+  lockKey(name: string): string;
+  semaphoreKey(name: string): string;
+  /** The client lease and the smallest timings in use, to scale sections and extends. */
+  readonly leaseMs: number;
+  /** The shortest lease an `extend(ms)` asks for. */
+  readonly minExtendMs: number;
+  readonly until: number;
+}
+
+export function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,41 @@
+import type { Random } from "../../random.ts";
+
+/** How the adversary delivers one request. */
+export type Fate =
+  | { readonly kind: "normal" }
+  /** Held back `delayMs` before it runs, even after the client gave up on it. */
+  | { readonly kind: "late"; readonly delayMs: number }
+  /** Runs, and a second copy runs again `delayMs` later. */
+  | { readonly kind: "duplicate"; readonly delayMs: number }
+  /** Runs; the client sees an ambiguous failure instead of the reply. */
+  | { readonly kind: "lost-response"; readonly hang: boolean };
+
+/** Probabilities of each fate, per request; the rest is delivered normally. */
+export interface FateMix {
+  readonly late: number;
+  readonly duplicate: number;
+  readonly lostResponse: number;
+  /** Upper bound of a late or duplicate copy's delay, ms. */
+  readonly maxDelayMs: number;
+  /**
+   * Probability that a call is on a congested path: every copy it sends is held back between
+   * `slowDelayMs[0]` and `slowDelayMs[1]` ms, so its retries run out and its copies run after the
+   * caller moved on (how a stale renewal or a late grant reaches the server).
+   */
+  readonly slowIntent?: number;
+  readonly slowDelayMs?: readonly [number, number];
+}
+
+export const CALM: FateMix = { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 };
+
+export function pickFate(random: Random, mix: FateMix, slow = false): Fate {
+  if (slow && mix.slowDelayMs)
+    return { kind: "late", delayMs: random.int(mix.slowDelayMs[0], mix.slowDelayMs[1]) };
+  const x = random.next();
+  const delay = () => random.int(1, mix.maxDelayMs);
+  if (x < mix.late) return { kind: "late", delayMs: delay() };
+  if (x < mix.late + mix.duplicate) return { kind: "duplicate", delayMs: delay() };
+  if (x < mix.late + mix.duplicate + mix.lostResponse)
+    return { kind: "lost-response", hang: random.chance(0.5) };
+  return { kind: "normal" };
+}

@@ -1,0 +1,184 @@
+import { TransportError, type Backend } from "@edgelock/core";
+import type { NodeRedisClient } from "@edgelock/testkit";
+import type { Random } from "../../random.ts";
+import type { Execution } from "../history.ts";
+import { pickFate, type FateMix } from "./fates.ts";
+import { currentIntent, realNow } from "./intent-context.ts";
+import { probe, resourceOf, resourceOfRecord } from "./probe.ts";
+import { parseScriptCall, type ScriptCall } from "./script-call.ts";
+
+type Ran = { readonly reply: unknown } | { readonly error: unknown };
+
+/**
+ * The adversary between every client and Redis: it decides each script request's fate (late,
+ * duplicated, response lost, or normal), and runs the copies one at a time, so that right after
+ * each run it can read the resource's state and log it in execution order. Redis runs scripts one
+ * at a time anyway: serializing them here loses no interleaving and makes every state visible.
+ */
+export class Scheduler {
+  readonly #random: Random;
+  readonly #mix: FateMix;
+  readonly #probe: NodeRedisClient;
+  readonly #onRun: (execution: Execution) => void;
+  #chain: Promise<unknown> = Promise.resolve();
+  #seq = 0;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #closed = false;
+  readonly #slow = new Map<number, boolean>();
+  readonly #semaphoreBases: ReadonlySet<string>;
+
+  constructor(options: {
+    random: Random;
+    mix: FateMix;
+    probe: NodeRedisClient;
+    onRun: (execution: Execution) => void;
+    /** Key bases (`prefix:v1:{name}`) of the run's semaphores, to place settle runs. */
+    semaphoreBases?: ReadonlySet<string>;
+  }) {
+    this.#semaphoreBases = options.semaphoreBases ?? new Set();
+    this.#random = options.random;
+    this.#mix = options.mix;
+    this.#probe = options.probe;
+    this.#onRun = options.onRun;
+  }
+
+  /** A `Backend` for one client, whose script requests go through the adversary. */
+  wrap(inner: Backend): Backend {
+    return {
+      kind: inner.kind,
+      command: (args, signal) => {
+        const call = parseScriptCall(args);
+        if (this.#closed)
+          return Promise.reject(new TransportError("world closed", { ambiguous: false }));
+        if (call === null) return inner.command(args, signal);
+        return this.#deliver(inner, args, call, signal);
+      },
+      // No `subscribe`: waiters poll, so every hand-off goes through scripts the oracle sees.
+    };
+  }
+
+  /** Refuses every later request (as not sent), so leftover keepers stop after the run. */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** Resolves once no copy is waiting to run (late and duplicate copies included). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  #deliver(
+    inner: Backend,
+    args: readonly (string | number)[],
+    call: ScriptCall,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const intent = currentIntent();
+    const fate = pickFate(this.#random, this.#mix, this.#isSlow(intent));
+    const run = (copy: Execution["copy"]) =>
+      this.#track(this.#run(inner, args, call, intent, copy, signal));
+    switch (fate.kind) {
+      case "normal":
+        return answer(run("normal"), signal);
+      case "late":
+        return answer(this.#track(sleep(fate.delayMs).then(() => run("late"))), signal);
+      case "duplicate": {
+        const first = run("normal");
+        void this.#track(first.then(() => sleep(fate.delayMs)).then(() => run("duplicate")));
+        return answer(first, signal);
+      }
+      case "lost-response": {
+        const ran = run("lost-response");
+        return fate.hang ? hang(signal) : ran.then(() => Promise.reject(lost()));
+      }
+    }
+  }
+
+  /** Decided once per intent, at its first request. */
+  #isSlow(intent: number | null): boolean {
+    if (intent === null || !this.#mix.slowIntent) return false;
+    let slow = this.#slow.get(intent);
+    if (slow === undefined)
+      this.#slow.set(intent, (slow = this.#random.chance(this.#mix.slowIntent)));
+    return slow;
+  }
+
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#inFlight.add(work);
+    void work.finally(() => this.#inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  /** Runs one copy after every copy queued before it, then reads and logs the resource's state. */
+  #run(
+    inner: Backend,
+    args: readonly (string | number)[],
+    call: ScriptCall,
+    intent: number | null,
+    copy: Execution["copy"],
+    signal: AbortSignal,
+  ): Promise<Ran> {
+    const next = this.#chain.then(async () => {
+      const sentAt = realNow();
+      let ran: Ran;
+      try {
+        ran = { reply: await inner.command(args, AbortSignal.timeout(10_000)) };
+      } catch (error) {
+        ran = { error };
+      }
+      const doneAt = realNow();
+      const first = call.keys[0] ?? "";
+      const record =
+        resourceOf(first) === null ? resourceOfRecord(first, this.#semaphoreBases) : null;
+      const key = record?.key ?? first;
+      const kind = record?.kind ?? resourceOf(first);
+      if (kind !== null) {
+        const { serverMs, state } = await probe(this.#probe, key, kind);
+        this.#onRun({
+          seq: this.#seq++,
+          intent,
+          script: call.script,
+          command: String(args[0]).toUpperCase() === "EVAL" ? "EVAL" : "EVALSHA",
+          resource: key,
+          opId: call.opId,
+          copy,
+          seen: (copy === "normal" || copy === "late") && !signal.aborted,
+          sentAt,
+          doneAt,
+          serverMs,
+          reply: "reply" in ran ? ran.reply : null,
+          error: "error" in ran ? String(ran.error) : null,
+          state,
+        });
+      }
+      return ran;
+    });
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** The client's view of a copy: its reply, unless its own request signal aborted first. */
+async function answer(ran: Promise<Ran>, signal: AbortSignal): Promise<unknown> {
+  const result = await Promise.race([ran, hang(signal)]);
+  if ("error" in result) throw result.error;
+  return result.reply;
+}
+
+/** Never settles until `signal` aborts, then fails as an ambiguous transport error (a timeout). */
+function hang(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () =>
+      reject(new TransportError("request aborted", { ambiguous: true, cause: signal.reason }));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+}
+
+function lost(): TransportError {
+  return new TransportError("response lost", { ambiguous: true });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

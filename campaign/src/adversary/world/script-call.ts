@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+import { SCRIPT_SHAS } from "../../world/script-names.ts";
+
+const bySha = new Map([...SCRIPT_SHAS].map(([name, sha]) => [sha, name]));
+
+/** What one EVALSHA/EVAL request is: the script's name, its keys, and its operation id if any. */
+export interface ScriptCall {
+  readonly script: string;
+  readonly keys: readonly string[];
+  readonly opId: string | null;
+}
+
+export function parseScriptCall(args: readonly (string | number)[]): ScriptCall | null {
+  const command = String(args[0]).toUpperCase();
+  if (command !== "EVALSHA" && command !== "EVAL") return null;
+  const body = String(args[1]);
+  const sha = command === "EVALSHA" ? body : createHash("sha1").update(body).digest("hex");
+  const keys = args.slice(3, 3 + Number(args[2])).map(String);
+  const opKey = keys.find((key) => key.includes(":op:"));
+  return {
+    script: bySha.get(sha) ?? `unknown:${sha.slice(0, 8)}`,
+    keys,
+    opId: opKey === undefined ? null : opKey.slice(opKey.lastIndexOf(":op:") + 4),
+  };
+}
