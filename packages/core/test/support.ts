@@ -67,3 +67,19 @@ export function aborted(signal: AbortSignal, ms: number): Promise<unknown> {
 }
 
 export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Polls `read` until it returns `want` or `ms` pass, and returns what it read last. For the
+ * server side of a lease the holder already gave up: the holder's deadline counts from when its
+ * grant or renewal was sent, the server's from when the script ran (later by the request's way
+ * there), so the server lets go a little after the holder's signal aborts, never before.
+ */
+export async function settlesTo<T>(read: () => Promise<T>, want: T, ms = 1_000): Promise<T> {
+  const end = Date.now() + ms;
+  let value = await read();
+  while (!Object.is(value, want) && Date.now() < end) {
+    await delay(10);
+    value = await read();
+  }
+  return value;
+}

@@ -16,7 +16,14 @@ import {
   releaseOnce,
   type PermitSemaphoreRef,
 } from "../../src/permit-semaphore/ops.ts";
-import { aborted, delay, eventsOf, makeTestClient, type TestClient } from "../support.ts";
+import {
+  aborted,
+  delay,
+  eventsOf,
+  makeTestClient,
+  settlesTo,
+  type TestClient,
+} from "../support.ts";
 
 /** An operation with a fixed id: repeating it replays one operation. */
 const opOf = (id: string) => ({ id, deadline: undefined as number | undefined });
@@ -65,8 +72,7 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
       const reason = await aborted(permit.signal, 3_000);
       expect(reason).toBeInstanceOf(LeaseLostError);
       expect((reason as LeaseLostError).reason).toBe("deadline");
-      await delay(20);
-      expect(await sem.availablePermits()).toBe(1);
+      expect(await settlesTo(() => sem.availablePermits(), 1)).toBe(1);
       const next = await sem.acquire({ leaseMs: 10_000 });
       expect(next.fence).toBeGreaterThan(permit.fence);
       await expect(permit.release()).rejects.toBeInstanceOf(NotHeldError);
@@ -122,8 +128,7 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
       const permit = await sem.acquire({ maxHoldMs: 500 });
       const reason = (await aborted(permit.signal, 3_000)) as LeaseLostError;
       expect(reason.reason).toBe("max-hold");
-      await delay(50);
-      expect(await sem.availablePermits()).toBe(1);
+      expect(await settlesTo(() => sem.availablePermits(), 1)).toBe(1);
     });
 
     it("a permit released behind the holder's back is reported lost at the next renewal", async () => {
