@@ -47,6 +47,7 @@ export function makeWorkerClient(
     if (
       event.type === "retried" ||
       event.type === "outcome-unknown" ||
+      event.type === "settled" ||
       event.type === "release-failed" ||
       event.type === "lost"
     ) {

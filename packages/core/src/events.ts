@@ -28,6 +28,12 @@ export type LockEvent =
   | { type: "release-failed"; name: string; fence: number; error: Error }
   | { type: "retried"; operation: string; attempt: number; error: Error }
   | { type: "outcome-unknown"; operation: string; error: Error }
+  /**
+   * Retries ran out and one settle request decided the outcome: `applied` when a copy had run
+   * (its recorded answer is what the call returns), else the operation was tombstoned unapplied.
+   * `error` is the failure that left it in doubt.
+   */
+  | { type: "settled"; operation: string; applied: boolean; error: Error }
   | { type: "abandoned"; name: string; releasedSomething: boolean }
   /** A grant was refused by the restart quarantine: Redis lost its data (or this is its first use). */
   | { type: "quarantined"; name: string; remainingMs: number };

@@ -64,6 +64,7 @@ describe("exactly-once over a faulty HTTP path", () => {
     // A try-once acquire may apply only within one request timeout: once it has passed, a resend
     // would be refused as late, so the engine settles at once (one request) and gets the grant.
     expect(eventsOf(events, "retried")).toEqual([]);
+    expect(eventsOf(events, "settled").map((e) => e.applied)).toEqual([true]);
     // the hung acquire and the settle (plus EVAL, if settle meets this Redis for the first time)
     expect(requests.total - before).toBeLessThanOrEqual(3);
     expect(await lock.holdCount()).toBe(1);

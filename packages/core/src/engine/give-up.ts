@@ -37,6 +37,11 @@ export async function giveUp<S extends ManifestScript>(
 ): Promise<RunResult<S>> {
   const deadline = g.op.deadline!;
   const settled = await settle(ctx, g, deadline, now());
+  if (settled !== undefined && settled.tuple[0] !== TOO_LATE_TO_SETTLE) {
+    const error = g.cause instanceof Error ? g.cause : new Error(String(g.cause));
+    const applied = settled.tuple[0] !== TOMBSTONED;
+    ctx.emit({ type: "settled", operation: g.what, applied, error });
+  }
   if (settled !== undefined && settled.tuple[0] === TOMBSTONED)
     throw new BackendError(`${g.what} did not apply (settled after its retries ran out)`, {
       cause: g.cause,
