@@ -4,7 +4,7 @@ import type { LeaseState } from "../lease/lease-state.ts";
 import type { SerializedLease } from "./types.ts";
 import { opsOf } from "./flavor.ts";
 import type { LockRef } from "./ops.ts";
-import { renewHold, type RenewOutcome } from "./renew.ts";
+import { OrderedRenewals, type RenewOutcome } from "../lease/ordered-renewal.ts";
 
 export interface HoldInit {
   readonly fence: number;
@@ -34,7 +34,7 @@ export class Hold {
   provisional: boolean;
   #views = 0;
   #keeper: AbortController | undefined;
-  #renewals: Promise<unknown> = Promise.resolve();
+  readonly #renewals: OrderedRenewals;
   readonly #startedAt: number;
   readonly #maxHoldMs: number | undefined;
   readonly #onEnd: () => void;
@@ -52,6 +52,23 @@ export class Hold {
     this.#onEnd = onEnd;
     this.#keepAlive = init.keepAlive;
     this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
+    this.#renewals = new OrderedRenewals(
+      this,
+      ref.ctx.policy.retryWindowMs,
+      `extend "${ref.name}"`,
+      async ({ leaseMs, op, budgetMs, signal }) => {
+        const r = await opsOf(ref).extend(ref, {
+          fence: this.fence,
+          version: this.version,
+          leaseMs,
+          op,
+          budgetMs,
+          signal,
+        });
+        if (r.status !== "gone") this.version = Math.max(this.version, r.version);
+        return r;
+      },
+    );
   }
 
   /**
@@ -79,9 +96,7 @@ export class Hold {
 
   /** Renews the lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
   renew(leaseMs: number, signal?: AbortSignal): Promise<RenewOutcome> {
-    const next = this.#renewals.then(() => renewHold(this, leaseMs, signal));
-    this.#renewals = next.catch(() => undefined);
-    return next;
+    return this.#renewals.renew(leaseMs, signal);
   }
 
   /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
@@ -125,11 +140,7 @@ export class Hold {
         leaseMs: () => this.leaseMs,
         startedAt: this.#startedAt,
         maxHoldMs: this.#maxHoldMs,
-        extend: async (ms, signal) => {
-          const outcome = await this.renew(ms, signal);
-          // renewHold has moved the local deadline itself (a stale answer sets the server's lease)
-          return { renewed: outcome !== "gone", sentAt: 0, leaseConfirmed: true };
-        },
+        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
         serialize: () => this.serialize(),
       },
       stop.signal,

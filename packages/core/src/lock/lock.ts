@@ -3,6 +3,7 @@ import { now } from "../engine/clock.ts";
 import { newOperation } from "../engine/operation.ts";
 import { AcquireTimeoutError } from "../errors.ts";
 import { lockKeys } from "../keys.ts";
+import { provisionalMs } from "../lease/resumed-lease.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction } from "../validate.ts";
 import { acquireLock, resolveAcquireOptions } from "./acquire.ts";
@@ -98,20 +99,20 @@ export class Lock {
    * Takes over a lease serialised by `held.toJSON()` (in another invocation, or a keeper) to extend
    * or release it. Its `expiresAt` was read on another machine's wall clock, so the resumed hold
    * is trusted from its first confirmed renewal: until then its signal aborts at `expiresAt` less
-   * twice the clock error bound (each machine may be off by `clockErrorMs`), and `extend()` and
-   * `release()` still reach the server after that.
+   * twice the clock error bound (each machine may be off by `clockErrorMs`), and never later than
+   * `leaseMs` from now; `extend()` and `release()` still reach the server after that. The same
+   * as `client.resumeHold(lease)`.
    */
   resume(lease: SerializedLease): HeldLock {
     const { ctx } = this.#ref;
     const parsed = parseLease(lease, ctx.prefix, this.name, opsOf(this.#ref).kind);
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
-    const left = Math.max(0, parsed.expiresAt - ctx.wallClock() - 2 * ctx.clockErrorMs);
     const hold = new Hold(
       ref,
       {
         fence: parsed.fence,
         sentAt: now(),
-        confirmedMs: left,
+        confirmedMs: provisionalMs(ctx, parsed),
         leaseMs: parsed.leaseMs,
         keepAlive: false,
         maxHoldMs: undefined,

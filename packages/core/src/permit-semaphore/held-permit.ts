@@ -3,10 +3,10 @@ import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
+import { OrderedRenewals } from "../lease/ordered-renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import { releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
-import { renewPermit } from "./renew.ts";
+import { extendOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
 import type { Permit, SerializedPermit } from "./types.ts";
 
 export interface PermitInit {
@@ -36,7 +36,7 @@ export class HeldPermit implements Permit {
   /** The lease version this permit last saw on the server; its renewals carry it. */
   version: number;
   provisional: boolean;
-  #renewals: Promise<unknown> = Promise.resolve();
+  readonly #renewals: OrderedRenewals;
   readonly #releaseOp: Operation = newOperation();
   readonly #stop = new AbortController();
   readonly #init: PermitInit;
@@ -54,6 +54,12 @@ export class HeldPermit implements Permit {
     this.provisional = init.provisional ?? false;
     const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
     this.lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#stop.abort());
+    const what = `extend of a permit of "${ref.name}"`;
+    this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, async (p) => {
+      const r = await extendOnce(ref, { ...p, permitId: this.id, version: this.version });
+      if (r.status !== "gone") this.version = Math.max(this.version, r.version);
+      return r;
+    });
   }
 
   /** @internal Hands a kept-alive permit to the keeper, once; rejects with the keeper's error. */
@@ -68,10 +74,7 @@ export class HeldPermit implements Permit {
         leaseMs: () => this.#leaseMs,
         startedAt: init.sentAt,
         maxHoldMs: init.maxHoldMs,
-        extend: async (ms, signal) => {
-          const outcome = await this.#renew(ms, signal);
-          return { renewed: outcome !== "gone", sentAt: 0, leaseConfirmed: true };
-        },
+        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
         serialize: () => this.toJSON(),
       },
       this.#stop.signal,
@@ -116,9 +119,10 @@ export class HeldPermit implements Permit {
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     checkLeaseWithinQuarantine(this.#ref.ctx, "ms", ms);
-    if (this.#released || !this.lease.active)
+    // A resumed permit may renew before it is trusted: that renewal is what makes it trusted.
+    if (this.#released || (!this.lease.active && !this.provisional))
       throw new NotHeldError(this.name, `permit of "${this.name}" is not held`);
-    const outcome = await this.#renew(ms);
+    const outcome = await this.#renewals.renew(ms);
     if (outcome === "gone")
       throw new NotHeldError(
         this.name,
@@ -143,13 +147,6 @@ export class HeldPermit implements Permit {
       expiresAt: wallExpiry(this.lease, this.#ref.ctx.wallClock),
       version: this.version,
     };
-  }
-
-  /** Renews the lease: one renewal of this permit in flight at a time (keeper and `extend` alike). */
-  #renew(leaseMs: number, signal?: AbortSignal) {
-    const next = this.#renewals.then(() => renewPermit(this.#ref, this, leaseMs, signal));
-    this.#renewals = next.catch(() => undefined);
-    return next;
   }
 
   /** Releases on scope exit and never throws: it must not replace the caller's own error. */

@@ -2,6 +2,8 @@ import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
 import { newOperation } from "../engine/operation.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
+import { now } from "../engine/clock.ts";
+import { provisionalMs } from "../lease/resumed-lease.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { MAX_PERMITS } from "../semaphore/acquire.ts";
 import { validateFunction, validateInteger, validateName } from "../validate.ts";
@@ -104,17 +106,18 @@ export class PermitExpirableSemaphore {
   }
 
   /**
-   * Takes over a permit serialised by `permit.toJSON()` to extend or release it. The local deadline
-   * starts from its `expiresAt` (a wall-clock hint): call `extend()` first when clocks may differ.
+   * Takes over a permit serialised by `permit.toJSON()` to extend or release it. Trusted from its
+   * first confirmed renewal, as a resumed Lock: until then its signal aborts at `expiresAt` less
+   * twice `clockErrorMs`, and never later than `leaseMs` from now; `extend()` and `release()`
+   * still reach the server after that. The same as `client.resumeHold(permit)`.
    */
   resume(permit: SerializedPermit): Permit {
     const p = parsePermit(permit, this.#ref.ctx.prefix, this.name);
-    const left = Math.max(0, p.expiresAt - Date.now());
     return new HeldPermit(this.#ref, {
       id: p.id,
       fence: p.fence,
-      sentAt: performance.now(),
-      confirmedMs: left,
+      sentAt: now(),
+      confirmedMs: provisionalMs(this.#ref.ctx, p),
       leaseMs: p.leaseMs,
       keepAlive: false,
       maxHoldMs: undefined,
