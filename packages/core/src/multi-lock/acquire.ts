@@ -73,6 +73,7 @@ function adopt(
   const existing = holds.get(id);
   if (existing && existing.lease.active) {
     existing.lease.confirm(grant.sentAt, Math.max(0, grant.deadline - grant.sentAt));
+    existing.learnVersions(grant.versions);
     return new HeldMultiLockView(existing);
   }
   // Declared first: `onEnd` may run before construction completes, and must not hit the TDZ.
@@ -81,6 +82,7 @@ function adopt(
     ref,
     {
       fences: grant.fences,
+      versions: grant.versions,
       sentAt: grant.sentAt,
       deadline: grant.deadline,
       leaseMs: opts.leaseMs,

@@ -7,6 +7,8 @@ import type { MultiRef } from "./multi-ref.ts";
 /** Every name taken: fences in `ref.names` order, and the earliest moment a part may expire. */
 export interface MultiGrant {
   readonly fences: readonly number[];
+  /** Each lock's lease version after the grant, in `ref.names` order. */
+  readonly versions: readonly number[];
   /** True when every name was re-entered (the handle already held them all). */
   readonly reentered: boolean;
   /** Send time of the first group's request (monotonic ms). */
@@ -75,6 +77,7 @@ function combine(taken: readonly Taken[]): MultiGrant {
   const grants = taken.map((t) => t.grant!);
   return {
     fences: grants.flatMap((g) => g.fences),
+    versions: grants.flatMap((g) => g.versions),
     reentered: grants.every((g) => g.reentered.every(Boolean)),
     sentAt: Math.min(...grants.map((g) => g.sentAt)),
     deadline: Math.min(...grants.map((g) => g.sentAt + Math.max(g.pttl, 0))),

@@ -1,16 +1,42 @@
 import type { RunOptions } from "../engine/eval-script.ts";
+import type { Operation } from "../engine/operation.ts";
 import type { ServerHint } from "../wait/wait-loop.ts";
 
 /** One group's grant: a fence per name (in the group's order), and when it was asked for. */
 export interface GroupGrant {
   readonly fences: readonly number[];
   readonly reentered: readonly boolean[];
+  /** The lease version of each lock after the grant (renewals carry it), in the group's order. */
+  readonly versions: readonly number[];
   /** The shortest lease the server confirmed among the group's locks, ms. */
   readonly pttl: number;
   readonly sentAt: number;
 }
 
 export type GroupAcquire = { readonly granted: GroupGrant } | { readonly busy: ServerHint };
+
+/** One renewal of a group's locks, ordered by each lock's lease version (one request, no retry). */
+export interface GroupRenewal {
+  /** Per name: "stale" when another renewal of that lease applied first (then nothing changed). */
+  readonly status: readonly ("renewed" | "stale" | "gone")[];
+  /** Per name: the version after the renewal, or the server's (0 when gone). */
+  readonly versions: readonly number[];
+  /** Per name: the lease the server has, ms. */
+  readonly pttls: readonly number[];
+}
+
+/** What a renewal of a group carries: the hold's fences and last-seen versions, in the group's order. */
+export interface GroupRenewalParams {
+  readonly owner: string;
+  readonly fences: readonly number[];
+  readonly versions: readonly number[];
+  readonly leaseMs: number;
+  readonly op: Operation;
+  /** Until the hold's local deadline: a renewal applied later would be useless. */
+  readonly budgetMs: number;
+  /** The keeper's stop: cancels a renewal the hold no longer needs. */
+  readonly signal?: AbortSignal | undefined;
+}
 
 /**
  * The names of a multi-lock that share one hash tag, so one script can take them all at once.
@@ -31,11 +57,5 @@ export interface SlotGroup {
     fences: readonly number[],
     opId: string,
   ): Promise<{ released: boolean[]; remaining: number[] }>;
-  /** `signal` (the keeper's stop) cancels a renewal the hold no longer needs. */
-  extend(
-    owner: string,
-    fences: readonly number[],
-    leaseMs: number,
-    signal?: AbortSignal,
-  ): Promise<{ renewed: boolean[]; sentAt: number }>;
+  extend(p: GroupRenewalParams): Promise<GroupRenewal>;
 }

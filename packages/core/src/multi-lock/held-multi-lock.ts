@@ -1,4 +1,4 @@
-import { InvalidArgumentError, NotHeldError } from "../errors.ts";
+import { BackendError, InvalidArgumentError, NotHeldError } from "../errors.ts";
 import { randomId } from "../ids.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
@@ -77,17 +77,20 @@ export class HeldMultiLockView implements HeldMultiLock {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
     checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
-    if (this.#released || !hold.lease.active) throw new NotHeldError(hold.ref.label);
-    const result = await hold.extendAll(ms);
-    if (!result.renewed) {
-      hold.lease.lose("gone");
+    // A resumed hold may renew before it is trusted: that renewal is what makes it trusted.
+    if (this.#released || (!hold.lease.active && !hold.provisional))
+      throw new NotHeldError(hold.ref.label);
+    const outcome = await hold.renew(ms);
+    if (outcome === "gone")
       throw new NotHeldError(
         hold.ref.label,
         `${hold.ref.label}: at least one name is no longer held`,
       );
-    }
+    if (outcome === "stale")
+      throw new BackendError(
+        `extend ${hold.ref.label} lost twice to another renewal of the same lease; the lease is as that renewal set it`,
+      );
     hold.leaseMs = ms;
-    hold.lease.confirm(result.sentAt, ms);
     hold.ref.ctx.emit({
       type: "renewed",
       name: hold.ref.label,

@@ -1,31 +1,46 @@
-import { now } from "../engine/clock.ts";
-import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
+import {
+  OrderedRenewals,
+  type RenewalAnswer,
+  type RenewalRequest,
+  type RenewOutcome,
+} from "../lease/ordered-renewal.ts";
+import type { GroupRenewal } from "./group.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import { splitByGroup } from "./multi-ref.ts";
 import type { SerializedMultiLease } from "./types.ts";
 
 export interface MultiHoldInit {
   readonly fences: readonly number[];
+  /** Each lock's lease version when granted or resumed, in `ref.names` order (0: not known). */
+  readonly versions: readonly number[];
   readonly sentAt: number;
   /** Monotonic ms at which the first part may expire. */
   readonly deadline: number;
   readonly leaseMs: number;
   readonly keepAlive: boolean;
   readonly maxHoldMs: number | undefined;
+  /** A resumed hold, not yet confirmed by a renewal of its own. */
+  readonly provisional?: boolean;
 }
 
 /**
  * One acquisition of all the names (one fence each) as seen by one handle: the lease its nested
  * holds share, as the Lock's `Hold`. The local deadline is the earliest of the parts', so
- * `signal` aborts as soon as any part may be gone; renewals must confirm every part.
+ * `signal` aborts as soon as any part may be gone; renewals must confirm every part, and are
+ * ordered by each lock's lease version, one at a time (lease/ordered-renewal.ts).
  */
 export class MultiHold {
   readonly ref: MultiRef;
   readonly fences: readonly number[];
   readonly lease: LeaseState;
   leaseMs: number;
+  /** The lease version of each lock this hold last saw, in `ref.names` order; renewals carry them. */
+  versions: number[];
+  /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
+  provisional: boolean;
+  readonly #renewals: OrderedRenewals;
   #views = 0;
   readonly #stop = new AbortController();
   readonly #onEnd: () => void;
@@ -36,10 +51,16 @@ export class MultiHold {
     this.ref = ref;
     this.fences = init.fences;
     this.leaseMs = init.leaseMs;
+    this.versions = [...init.versions];
+    this.provisional = init.provisional ?? false;
     this.#onEnd = onEnd;
     this.#init = init;
     this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>
       this.#close(),
+    );
+    const what = `extend multi-lock ${ref.label}`;
+    this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, (p) =>
+      this.#renewAll(p),
     );
   }
 
@@ -63,30 +84,52 @@ export class MultiHold {
     }
   }
 
-  /** Sets every part's lease; `renewed` only when every part confirmed. Groups run in parallel. */
-  async extendAll(
-    leaseMs: number,
-    signal?: AbortSignal,
-  ): Promise<{ renewed: boolean; sentAt: number }> {
+  /** Renews every part's lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
+  renew(leaseMs: number, signal?: AbortSignal): Promise<RenewOutcome> {
+    return this.#renewals.renew(leaseMs, signal);
+  }
+
+  /** A re-entry's grant carries the versions the server has now. */
+  learnVersions(versions: readonly number[]): void {
+    this.versions = this.versions.map((v, i) => Math.max(v, versions[i] ?? 0));
+  }
+
+  /**
+   * One renewal request per group, in parallel. "gone" when any part is gone; "stale" when any
+   * group's versions were behind (that group changed nothing; the others renewed), with the
+   * shortest lease any part now has; otherwise "renewed". Versions learnt from the groups that
+   * answered are kept even when another group's outcome is unknown.
+   */
+  async #renewAll(p: Parameters<RenewalRequest>[0]): Promise<RenewalAnswer> {
     const perGroup = splitByGroup(this.ref, this.fences);
-    // While in doubt, the local deadline is no later than what this renewal may set (it may
-    // shorten the lease); a confirmed one ends every earlier doubt (they carried older versions).
-    const doubt = this.lease.inDoubt(now(), leaseMs);
-    let results;
-    try {
-      results = await Promise.all(
-        this.ref.groups.map((g, i) => g.extend(this.ref.owner, perGroup[i]!, leaseMs, signal)),
-      );
-    } catch (error) {
-      // Known not to have applied: no longer a bound. Unknown or aborted: it may have.
-      if (!(error instanceof OutcomeUnknownError || error instanceof AbortedError)) doubt.resolve();
-      throw error;
-    }
-    const renewed = results.every((r) => r.renewed.every(Boolean));
-    const sentAt = Math.min(...results.map((r) => r.sentAt));
-    if (renewed) this.lease.renewed(sentAt, leaseMs);
-    else doubt.resolve();
-    return { renewed, sentAt };
+    const seen = splitByGroup(this.ref, this.versions);
+    const results = await Promise.allSettled(
+      this.ref.groups.map((g, i) =>
+        g.extend({ ...p, owner: this.ref.owner, fences: perGroup[i]!, versions: seen[i]! }),
+      ),
+    );
+    const answers = results.map((r) => (r.status === "fulfilled" ? r.value : undefined));
+    this.#learn(answers);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const parts = answers.flatMap((a) =>
+      a!.status.map((status, i) => ({ status, pttl: a!.pttls[i]! })),
+    );
+    if (parts.some((x) => x.status === "gone")) return { status: "gone", pttl: 0 };
+    if (parts.every((x) => x.status === "renewed")) return { status: "renewed", pttl: p.leaseMs };
+    return { status: "stale", pttl: Math.min(...parts.map((x) => x.pttl)) };
+  }
+
+  #learn(answers: readonly (GroupRenewal | undefined)[]): void {
+    let offset = 0;
+    answers.forEach((a, g) => {
+      const size = this.ref.groups[g]!.names.length;
+      a?.versions.forEach((v, i) => {
+        if (a.status[i] !== "gone")
+          this.versions[offset + i] = Math.max(this.versions[offset + i] ?? 0, v);
+      });
+      offset += size;
+    });
   }
 
   /** One hold level of every name, in parallel; names still held are released even if another is gone. */
@@ -117,7 +160,8 @@ export class MultiHold {
       fences: this.fences,
       owner: this.ref.owner,
       leaseMs: this.leaseMs,
-      expiresAt: wallExpiry(this.lease),
+      expiresAt: wallExpiry(this.lease, this.ref.ctx.wallClock),
+      versions: [...this.versions],
     };
   }
 
@@ -134,7 +178,7 @@ export class MultiHold {
         leaseMs: () => this.leaseMs,
         startedAt,
         maxHoldMs,
-        extend: (ms, signal) => this.extendAll(ms, signal),
+        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
         serialize: () => this.serialize(),
       },
       this.#stop.signal,

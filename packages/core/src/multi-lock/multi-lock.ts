@@ -1,5 +1,7 @@
 import type { ClientContext } from "../config.ts";
 import { AcquireTimeoutError } from "../errors.ts";
+import { now } from "../engine/clock.ts";
+import { provisionalMs } from "../lease/resumed-lease.ts";
 import { withHeld } from "../lease/with-held.ts";
 import type { AcquireOptions } from "../lock/types.ts";
 import { validateFunction } from "../validate.ts";
@@ -77,21 +79,25 @@ export class MultiLock {
   }
 
   /**
-   * Takes over a lease serialised by `held.toJSON()` to extend or release it. The local deadline
-   * starts from the lease's `expiresAt` (a wall-clock hint): call `extend()` first when clocks may differ.
+   * Takes over a lease serialised by `held.toJSON()` to extend or release it. Trusted from its
+   * first confirmed renewal, as a resumed Lock: until then its signal aborts at `expiresAt` less
+   * twice `clockErrorMs`, and never later than `leaseMs` from now; `extend()` and `release()`
+   * still reach the server after that. The same as `client.resumeHold(lease)`.
    */
   resume(lease: SerializedMultiLease): HeldMultiLock {
-    const parsed = parseMultiLease(lease, this.#ref.ctx.prefix, this.#ref.names);
+    const { ctx } = this.#ref;
+    const parsed = parseMultiLease(lease, ctx.prefix, this.#ref.names);
     const ref: MultiRef = { ...this.#ref, owner: parsed.owner };
-    const sentAt = performance.now();
-    const left = Math.max(0, parsed.expiresAt - Date.now());
+    const sentAt = now();
     const init = {
       fences: [...parsed.fences],
+      versions: parsed.versions ? [...parsed.versions] : parsed.fences.map(() => 0),
       sentAt,
-      deadline: sentAt + left,
+      deadline: sentAt + provisionalMs(ctx, parsed),
       leaseMs: parsed.leaseMs,
       keepAlive: false,
       maxHoldMs: undefined,
+      provisional: true,
     };
     return new HeldMultiLockView(new MultiHold(ref, init, () => undefined));
   }

@@ -1,6 +1,5 @@
 import type { ClientContext } from "../config.ts";
 import { now } from "../engine/clock.ts";
-import { randomId } from "../ids.ts";
 import { lockKeys } from "../keys.ts";
 import { abandonOnce, acquireOnce, extendOnce, releaseOnce } from "../lock/calls.ts";
 import type { LockRef } from "../lock/ops.ts";
@@ -9,13 +8,11 @@ import type { GroupAcquire, SlotGroup } from "./group.ts";
 
 /**
  * A group of one name: exactly the Lock's scripts (acquire without queueing, release, extend,
- * abandon), so on the operation protocol. The multi-lock keeps no lease version, so an extend
- * learns it from a stale answer and goes again once.
+ * abandon), so on the operation protocol; the hold carries the lock's lease version.
  */
 export function singleGroup(ctx: ClientContext, tag: string, name: string): SlotGroup {
   const keys = lockKeys(ctx.prefix, name);
   const ref = (owner: string): LockRef => ({ ctx, name, owner, keys });
-  const versions = new Map<number, number>();
   return {
     tag,
     names: [name],
@@ -34,11 +31,11 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return { busy: busyHint(0) };
-      versions.set(reply.fence, reply.version);
       return {
         granted: {
           fences: [reply.fence],
           reentered: [reply.status === "reentered"],
+          versions: [reply.version],
           pttl: reply.pttl,
           sentAt,
         },
@@ -51,20 +48,15 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
       const fence = fences[0] ?? 0;
       const op = { id: opId, deadline: undefined };
       const { released, remaining } = await releaseOnce(ref(owner), fence, op);
-      if (remaining === 0) versions.delete(fence);
       return { released: [released], remaining: [remaining] };
     },
-    async extend(owner, fences, leaseMs, signal) {
-      const fence = fences[0] ?? 0;
-      for (let tries = 0; ; tries++) {
-        const op = { id: randomId(), deadline: undefined };
-        const version = versions.get(fence) ?? 0;
-        const params = { fence, version, leaseMs, op, budgetMs: leaseMs, signal };
-        const r = await extendOnce(ref(owner), params);
-        versions.set(fence, r.version);
-        if (r.status !== "stale" || tries > 0)
-          return { renewed: [r.status === "renewed"], sentAt: r.sentAt };
-      }
+    async extend(p) {
+      const r = await extendOnce(ref(p.owner), {
+        ...p,
+        fence: p.fences[0] ?? 0,
+        version: p.versions[0] ?? 0,
+      });
+      return { status: [r.status], versions: [r.version], pttls: [r.pttl] };
     },
   };
 }

@@ -2,8 +2,6 @@ import type { ClientContext } from "../config.ts";
 import { now } from "../engine/clock.ts";
 import type { Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
-import { BackendError } from "../errors.ts";
-import { randomId } from "../ids.ts";
 import { lockKeys, opRecordKey, type LockKeys } from "../keys.ts";
 import { quarantineHint } from "../lock/codec.ts";
 import { busyHint } from "./codec.ts";
@@ -14,8 +12,8 @@ import { abandonScript, acquireScript, extendScript, releaseScript } from "./scr
  * A group of several names under one hash tag: one request per operation for all of them, each
  * through the engine (docs/protocol.md). Every key of a call carries the tag, and the engine
  * takes the record and quarantine keys from the call's first key, so no call raises CROSSSLOT.
- * Each lock keeps the Lock's lease version `v`; the group remembers the versions it last saw
- * (per name and fence), so a renewal is ordered on the server, and goes again once when stale.
+ * Each lock keeps the Lock's lease version `v`; the hold carries the versions it last saw, so a
+ * renewal is ordered on the server (lease/ordered-renewal.ts goes again once when stale).
  */
 export function slotGroup(ctx: ClientContext, tag: string, names: readonly string[]): SlotGroup {
   const keys: LockKeys[] = names.map((name) => lockKeys(ctx.prefix, name));
@@ -26,8 +24,6 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
   const channels = keys.map((k) => k.channelPrefix);
   // The operations of acquires that may still need an abandon (which needs their deadline).
   const pending = new Map<string, Operation>();
-  const versions = new Map<string, number>();
-  const versionKey = (i: number, fence: number) => `${i}:${fence}`;
   return {
     tag,
     names,
@@ -56,10 +52,9 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
       if (reply.status !== 1) return { busy: busyHint(reply.pttl) };
       const kinds = reply.slots.slice(0, n);
       const fences = reply.slots.slice(n, 2 * n);
-      fences.forEach((fence, i) => versions.set(versionKey(i, fence), reply.slots[2 * n + i]!));
-      return {
-        granted: { fences, reentered: kinds.map((k) => k === 2), pttl: reply.pttl, sentAt },
-      };
+      const versions = reply.slots.slice(2 * n, 3 * n);
+      const reentered = kinds.map((k) => k === 2);
+      return { granted: { fences, reentered, versions, pttl: reply.pttl, sentAt } };
     },
     async abandon(owner, opId) {
       const op = pending.get(opId);
@@ -92,29 +87,27 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
         op: { id: opId, deadline: undefined },
       });
       const remaining = reply.slots.slice(n, 2 * n);
-      remaining.forEach((c, i) => c === 0 && versions.delete(versionKey(i, fences[i] ?? 0)));
       return { released: reply.slots.slice(0, n).map((s) => s === 1), remaining };
     },
-    async extend(owner, fences, leaseMs, signal) {
-      for (let tries = 0; ; tries++) {
-        const seen = fences.map((f, i) => versions.get(versionKey(i, f)) ?? 0);
-        const { reply, sentAt } = await run(ctx, extendScript, {
-          what: what("extend"),
-          keys: { locks: keys.map((k) => k.lock) },
-          args: { owner, leaseMs, perLock: [...fences.map(String), ...seen] },
-          op: { id: randomId(), deadline: undefined },
-          budgetMs: leaseMs,
-          signal,
-        });
-        const status = reply.slots.slice(0, n);
-        fences.forEach((f, i) => {
-          const v = reply.slots[n + i]!;
-          versions.set(versionKey(i, f), Math.max(seen[i]!, v));
-        });
-        if (!status.includes(2)) return { renewed: status.map((s) => s === 1), sentAt };
-        if (tries > 0)
-          throw new BackendError(`${what("extend")}: another renewal of it applied first, twice`);
-      }
+    async extend(p) {
+      const { reply } = await run(ctx, extendScript, {
+        what: what("extend"),
+        keys: { locks: keys.map((k) => k.lock) },
+        args: {
+          owner: p.owner,
+          leaseMs: p.leaseMs,
+          perLock: [...p.fences.map(String), ...p.versions],
+        },
+        op: p.op,
+        budgetMs: p.budgetMs,
+        signal: p.signal,
+      });
+      const codes = reply.slots.slice(0, n);
+      return {
+        status: codes.map((s) => (s === 1 ? "renewed" : s === 2 ? "stale" : "gone")),
+        versions: reply.slots.slice(n, 2 * n),
+        pttls: reply.slots.slice(2 * n, 3 * n),
+      };
     },
   };
 }

@@ -12,6 +12,12 @@ export interface SerializedMultiLease {
   readonly leaseMs: number;
   /** Wall-clock ms (epoch) before which every part was confirmed to last; a hint across machines. */
   readonly expiresAt: number;
+  /**
+   * Each lock's lease version the hold last saw, in the order of `names` (renewals are ordered by
+   * them). Absent in leases serialised before versions: a resumed hold learns them from its first
+   * renewal's stale answer.
+   */
+  readonly versions?: readonly number[];
 }
 
 /**
