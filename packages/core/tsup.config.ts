@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/lock-entry.ts"],
+  entry: ["src/index.ts", "src/lock-entry.ts", "src/serialized-hold-entry.ts"],
   format: ["esm"],
   dts: true,
   clean: true,

@@ -9,6 +9,8 @@ import { validateMultiLockNames } from "./multi-lock/names.ts";
 import { CountDownLatch } from "./latch/latch.ts";
 import { PermitExpirableSemaphore } from "./permit-semaphore/permit-semaphore.ts";
 import { Semaphore } from "./semaphore/semaphore.ts";
+import { resumeHold } from "./serialized-hold/resume-hold.ts";
+import type { HeldOf, SerializedHold } from "./serialized-hold/types.ts";
 import { validateName } from "./validate.ts";
 
 /** Options of `client.lock(name, options)`. */
@@ -38,6 +40,18 @@ export interface EdgelockClient {
   permitExpirableSemaphore(name: string): PermitExpirableSemaphore;
   /** A count-down latch `name` (Redisson's RCountDownLatch) with exactly-once countDown. */
   countDownLatch(name: string): CountDownLatch;
+  /**
+   * Takes over a hold of any kind serialised by its `toJSON()` (in another invocation, a job
+   * queue, a keeper), as the handle's own `resume()` would: Lock, FairLock, either side of a
+   * ReadWriteLock, MultiLock, Semaphore, PermitExpirableSemaphore. A leased hold is trusted from
+   * its first confirmed renewal (see `Lock.resume`). A quorum-lock hold resumes on its quorum lock.
+   * @throws InvalidArgumentError naming the malformed field (`hold.fence`, `hold.names[1]`, …),
+   * or `hold.prefix` for a hold made under another prefix than this client's.
+   * @example
+   * const held = edgelock.resumeHold(JSON.parse(job.data.hold) as SerializedHold);
+   * await held.release();
+   */
+  resumeHold<S extends SerializedHold>(hold: S): HeldOf<S>;
   /** Resolves when background work (abandoned acquires, failed-dispose cleanups) has settled: pass it to `waitUntil`. */
   settled(): Promise<void>;
   /**
@@ -80,6 +94,7 @@ export function createClient(options: ClientOptions): EdgelockClient {
     permitExpirableSemaphore: (name) =>
       new PermitExpirableSemaphore(context, validateName("name", name)),
     countDownLatch: (name) => new CountDownLatch(context, validateName("name", name)),
+    resumeHold: (hold) => resumeHold(context, hold),
     settled: () => pendingOf(context),
     initialize: () => initializeSentinels(context),
   };

@@ -20,7 +20,21 @@ export {
 export type { LockEvent } from "./events.ts";
 export { Lock } from "./lock/lock.ts";
 export type { AsyncDisposableHold } from "./disposable.ts";
-export type { AcquireOptions, HeldLock, SerializedLease, LeaseKind } from "./lock/types.ts";
+export type {
+  AcquireOptions,
+  HeldLock,
+  SerializedLease,
+  SerializedLockLease,
+  SerializedReadWriteLease,
+  LeaseKind,
+} from "./lock/types.ts";
+export type {
+  SerializedHold,
+  HoldKind,
+  HeldOf,
+  ResumedHold,
+} from "./serialized-hold/types.ts";
+export { parseSerializedHold } from "./serialized-hold/parse.ts";
 export { FairLock } from "./fair-lock/fair-lock.ts";
 export { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
 export { ReadWriteLockSide, type ReadWriteMode } from "./read-write-lock/side.ts";

@@ -143,7 +143,7 @@ async function forceUnlock(ref: LockRef, op: Operation): Promise<boolean> {
 
 /** The fair lock's scripts, run by the Lock's machinery (holds, leases, acquire loop, resume). */
 export const fairLockOps: LockOps = Object.freeze<LockOps>({
-  kind: "fair-lock",
+  serializedAs: { kind: "fair-lock" } as const,
   // Its grant_head publishes each grant; its extend refuses an unclaimed grant, so claim by acquiring.
   grantPush: "claim",
   acquire,

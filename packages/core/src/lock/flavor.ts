@@ -10,7 +10,12 @@ import {
   releaseOnce,
 } from "./calls.ts";
 import type { AcquireParams, LockRef } from "./ops.ts";
-import type { LeaseKind } from "./types.ts";
+import type { SerializedLockLease, SerializedReadWriteLease } from "./types.ts";
+
+/** The kind (and read-write side) a lease is serialised as. */
+export type LeaseIdentity =
+  | Pick<SerializedLockLease, "kind">
+  | Pick<SerializedReadWriteLease, "kind" | "side">;
 
 export interface ExtendParams {
   readonly fence: number;
@@ -39,8 +44,8 @@ export interface ExtendResult {
  * brings its own `LockOps` instead of copying that machinery.
  */
 export interface LockOps {
-  /** Written into serialised leases, so a lease resumes only on a handle of the same kind. */
-  readonly kind: LeaseKind;
+  /** Written into serialised leases, so a lease resumes only on a handle of the same kind (and side). */
+  readonly serializedAs: LeaseIdentity;
   /**
    * What a waiter does with a grant published on `channelPrefix + owner` (`fence,server ms,ms the
    * grant is reserved`): `enter` at once and claim it with `extend` in the background (needs an
@@ -70,7 +75,7 @@ export interface LockFlavor {
 
 /** The reentrant Lock's own scripts, on the operation protocol. */
 export const lockOps: LockOps = Object.freeze({
-  kind: "lock",
+  serializedAs: { kind: "lock" } as const,
   grantPush: "enter",
   acquire: acquireOnce,
   release: releaseOnce,

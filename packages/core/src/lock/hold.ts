@@ -115,7 +115,7 @@ export class Hold {
   serialize(): SerializedLease {
     return {
       v: 1,
-      kind: opsOf(this.ref).kind,
+      ...opsOf(this.ref).serializedAs,
       prefix: this.ref.ctx.prefix,
       name: this.ref.name,
       owner: this.ref.owner,

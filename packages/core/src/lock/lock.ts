@@ -4,6 +4,7 @@ import { newOperation } from "../engine/operation.ts";
 import { AcquireTimeoutError } from "../errors.ts";
 import { lockKeys } from "../keys.ts";
 import { provisionalMs } from "../lease/resumed-lease.ts";
+import { parseHoldFor } from "../serialized-hold/parse.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction } from "../validate.ts";
 import { acquireLock, resolveAcquireOptions } from "./acquire.ts";
@@ -11,7 +12,6 @@ import { HeldLockView } from "./held-lock.ts";
 import { Hold } from "./hold.ts";
 import { opsOf, type LockFlavor } from "./flavor.ts";
 import type { LockRef } from "./ops.ts";
-import { parseLease } from "./resume.ts";
 import type { AcquireOptions, HeldLock, SerializedLease } from "./types.ts";
 
 /**
@@ -105,7 +105,11 @@ export class Lock {
    */
   resume(lease: SerializedLease): HeldLock {
     const { ctx } = this.#ref;
-    const parsed = parseLease(lease, ctx.prefix, this.name, opsOf(this.#ref).kind);
+    const parsed = parseHoldFor(lease, "lease", {
+      ...opsOf(this.#ref).serializedAs,
+      prefix: ctx.prefix,
+      name: this.name,
+    });
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
     const hold = new Hold(
       ref,

@@ -14,13 +14,15 @@ export interface AcquireOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Which kind of handle a serialised lease belongs to (it resumes only on that kind). */
-export type LeaseKind = "lock" | "fair-lock" | "read-lock" | "write-lock";
+/**
+ * Which kind of handle a serialised lease belongs to (it resumes only on that kind): the
+ * inspector's kind names (`InspectKind`), one vocabulary for every kind of hold.
+ */
+export type LeaseKind = "lock" | "fair-lock" | "read-write-lock";
 
-/** A lease in a form another invocation or a keeper can `resume()` to extend or release it. */
-export interface SerializedLease {
+/** What a lease of every lock-shaped hold carries. */
+interface SerializedLeaseFields {
   readonly v: 1;
-  readonly kind: LeaseKind;
   readonly prefix: string;
   readonly name: string;
   readonly owner: string;
@@ -34,6 +36,23 @@ export interface SerializedLease {
    */
   readonly version?: number;
 }
+
+/** A Lock's or FairLock's lease. */
+export interface SerializedLockLease extends SerializedLeaseFields {
+  readonly kind: "lock" | "fair-lock";
+}
+
+/** A lease of one side of a ReadWriteLock: it resumes only on that side. */
+export interface SerializedReadWriteLease extends SerializedLeaseFields {
+  readonly kind: "read-write-lock";
+  readonly side: "read" | "write";
+}
+
+/**
+ * A lease in a form another invocation or a keeper can `resume()` (or `client.resumeHold()`) to
+ * extend or release it. One member of `SerializedHold`.
+ */
+export type SerializedLease = SerializedLockLease | SerializedReadWriteLease;
 
 /** One hold of a lock. Nested holds on the same handle are separate `HeldLock`s sharing a lease. */
 export interface HeldLock extends AsyncDisposableHold {

@@ -138,7 +138,7 @@ export class HeldPermit implements Permit {
     const { ctx, name } = this.#ref;
     return {
       v: 1,
-      kind: "permit",
+      kind: "permit-expirable-semaphore",
       prefix: ctx.prefix,
       name,
       id: this.id,

@@ -4,13 +4,13 @@ import { newOperation } from "../engine/operation.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
 import { now } from "../engine/clock.ts";
 import { provisionalMs } from "../lease/resumed-lease.ts";
+import { parseHoldFor } from "../serialized-hold/parse.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { MAX_PERMITS } from "../semaphore/acquire.ts";
 import { validateFunction, validateInteger, validateName } from "../validate.ts";
 import { acquirePermit } from "./acquire.ts";
 import { HeldPermit } from "./held-permit.ts";
 import { changeOnce, inspectOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
-import { parsePermit } from "./resume.ts";
 import type {
   Permit,
   PermitAcquireOptions,
@@ -112,7 +112,11 @@ export class PermitExpirableSemaphore {
    * still reach the server after that. The same as `client.resumeHold(permit)`.
    */
   resume(permit: SerializedPermit): Permit {
-    const p = parsePermit(permit, this.#ref.ctx.prefix, this.name);
+    const p = parseHoldFor(permit, "permit", {
+      kind: "permit-expirable-semaphore",
+      prefix: this.#ref.ctx.prefix,
+      name: this.name,
+    });
     return new HeldPermit(this.#ref, {
       id: p.id,
       fence: p.fence,

@@ -17,7 +17,7 @@ export interface PermitAcquireOptions {
 /** A permit in a form another invocation or a keeper can `resume()` to extend or release it. */
 export interface SerializedPermit {
   readonly v: 1;
-  readonly kind: "permit";
+  readonly kind: "permit-expirable-semaphore";
   readonly prefix: string;
   readonly name: string;
   /** The permit id: a bearer secret of the permit. */

@@ -62,7 +62,7 @@ async function extendRead(ref: LockRef, p: ExtendParams): Promise<ExtendResult> 
 }
 
 export const readLockOps: LockOps = Object.freeze({
-  kind: "read-lock",
+  serializedAs: { kind: "read-write-lock", side: "read" } as const,
   acquire: acquireRead,
   release: releaseRead,
   extend: extendRead,

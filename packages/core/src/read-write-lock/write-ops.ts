@@ -56,7 +56,7 @@ async function releaseWrite(ref: LockRef, fence: number, op: Operation) {
 }
 
 export const writeLockOps: LockOps = Object.freeze<LockOps>({
-  kind: "write-lock",
+  serializedAs: { kind: "read-write-lock", side: "write" } as const,
   acquire: acquireWrite,
   release: releaseWrite,
   extend: (ref, p) => extendFairLayout(ref, allKeys(ref).k.lock, p),

@@ -11,9 +11,9 @@ import { SemaphoreHoldView } from "./hold.ts";
 import { abandonOnce, acquireOnce, type SemaphoreRef } from "./ops.ts";
 import type { SemaphoreAcquireOptions, SemaphoreHold } from "./types.ts";
 import { acquireAsWaiter } from "./waiter-acquire.ts";
+import { MAX_PERMITS } from "./limits.ts";
 
-/** Largest permit count accepted in one call; keeps every count an exact integer in Lua. */
-export const MAX_PERMITS = 1_000_000_000;
+export { MAX_PERMITS };
 
 /**
  * Takes `options.permits` (all or none), waiting up to `options.waitMs` in the FIFO queue under

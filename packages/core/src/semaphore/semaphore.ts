@@ -7,7 +7,7 @@ import { validateFunction, validateInteger } from "../validate.ts";
 import { acquirePermits, MAX_PERMITS } from "./acquire.ts";
 import { SemaphoreHoldView } from "./hold.ts";
 import { changeOnce, inspectOnce, type SemaphoreRef } from "./ops.ts";
-import { parseHold } from "./resume.ts";
+import { parseHoldFor } from "../serialized-hold/parse.ts";
 import type {
   SemaphoreAcquireOptions,
   SemaphoreHold,
@@ -108,9 +108,16 @@ export class Semaphore {
     return inspectOnce(this.#ref);
   }
 
-  /** A hold serialised by `hold.toJSON()`, so another invocation can release it exactly once. */
+  /**
+   * A hold serialised by `hold.toJSON()`, so another invocation can release it exactly once. The
+   * same as `client.resumeHold(hold)`.
+   */
   resume(hold: SerializedSemaphoreHold): SemaphoreHold {
-    const h = parseHold(hold, this.#ref.ctx.prefix, this.name);
+    const h = parseHoldFor(hold, "hold", {
+      kind: "semaphore",
+      prefix: this.#ref.ctx.prefix,
+      name: this.name,
+    });
     return new SemaphoreHoldView(this.#ref, h.permits, { id: h.releaseOp, deadline: undefined });
   }
 }
