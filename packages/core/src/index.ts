@@ -28,12 +28,7 @@ export type {
   SerializedReadWriteLease,
   LeaseKind,
 } from "./lock/types.ts";
-export type {
-  SerializedHold,
-  HoldKind,
-  HeldOf,
-  ResumedHold,
-} from "./serialized-hold/types.ts";
+export type { SerializedHold, HoldKind, HeldOf, ResumedHold } from "./serialized-hold/types.ts";
 export { parseSerializedHold } from "./serialized-hold/parse.ts";
 export { FairLock } from "./fair-lock/fair-lock.ts";
 export { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";

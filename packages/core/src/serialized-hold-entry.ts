@@ -1,11 +1,6 @@
 // `@edgelock/core/serialized-hold`: the serialised-hold union and its validator alone, for code
 // that stores or checks holds (a keeper's front door, a job queue) without the primitives.
-export type {
-  SerializedHold,
-  HoldKind,
-  HeldOf,
-  ResumedHold,
-} from "./serialized-hold/types.ts";
+export type { SerializedHold, HoldKind, HeldOf, ResumedHold } from "./serialized-hold/types.ts";
 export { parseSerializedHold } from "./serialized-hold/parse.ts";
 export type {
   SerializedLease,

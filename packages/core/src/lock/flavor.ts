@@ -14,8 +14,7 @@ import type { SerializedLockLease, SerializedReadWriteLease } from "./types.ts";
 
 /** The kind (and read-write side) a lease is serialised as. */
 export type LeaseIdentity =
-  | Pick<SerializedLockLease, "kind">
-  | Pick<SerializedReadWriteLease, "kind" | "side">;
+  Pick<SerializedLockLease, "kind"> | Pick<SerializedReadWriteLease, "kind" | "side">;
 
 export interface ExtendParams {
   readonly fence: number;

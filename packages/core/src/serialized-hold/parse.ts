@@ -118,7 +118,10 @@ function integer(argument: string, value: unknown, min: number): void {
 
 function integers(argument: string, value: unknown, length: number): void {
   if (!Array.isArray(value) || value.length !== length)
-    throw new InvalidArgumentError(argument, `must be an array of ${length} integers, one per name`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be an array of ${length} integers, one per name`,
+    );
   value.forEach((v, i) => integer(`${argument}[${i}]`, v, 0));
 }
 

@@ -287,7 +287,7 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       const rw = client.readWriteLock("ops");
       const r = await rw.read.acquire({ leaseMs: 5_000 });
       const lease = JSON.parse(JSON.stringify(r)) as ReturnType<typeof r.toJSON>;
-      expect(lease.kind).toBe("read-lock");
+      expect(lease).toMatchObject({ kind: "read-write-lock", side: "read" });
       expect(() => rw.write.resume(lease)).toThrow(InvalidArgumentError);
       const resumed = client.readWriteLock("ops").read.resume(lease);
       await resumed.extend(8_000);
