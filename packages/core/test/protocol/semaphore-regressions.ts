@@ -24,7 +24,7 @@ async function until(ready: () => boolean | Promise<boolean>, ms = 5_000): Promi
 }
 
 /** What the server has left of a permit's lease (ms), read straight from its zset. */
-async function serverLeftMs(
+export async function serverLeftMs(
   redis: unknown,
   prefix: string,
   name: string,
