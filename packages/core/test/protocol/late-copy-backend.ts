@@ -9,7 +9,9 @@ export type LateAction =
   /** Runs, then the caller sees an ambiguous failure (the response was lost). */
   | { readonly kind: "drop-after" }
   /** Runs only after `ms` (a request slow on its way to the server). */
-  | { readonly kind: "delay"; readonly ms: number };
+  | { readonly kind: "delay"; readonly ms: number }
+  /** Runs now; its reply reaches the caller only after `ms` (slow on its way back). */
+  | { readonly kind: "delay-reply"; readonly ms: number };
 
 interface Rule {
   readonly match: (args: Args) => boolean;
@@ -25,6 +27,7 @@ interface Rule {
 export function lateCopyBackend(inner: Backend) {
   const rules: Rule[] = [];
   const held: Args[] = [];
+  let matched = 0;
   const backend: Backend = {
     kind: inner.kind,
     ...(inner.subscribe ? { subscribe: inner.subscribe.bind(inner) } : {}),
@@ -32,6 +35,7 @@ export function lateCopyBackend(inner: Backend) {
       const rule = rules.find((r) => r.remaining > 0 && r.match(args));
       if (rule === undefined) return inner.command(args, signal);
       rule.remaining--;
+      matched++;
       const { action } = rule;
       if (action.kind === "hold") {
         held.push(args);
@@ -44,6 +48,7 @@ export function lateCopyBackend(inner: Backend) {
       }
       if (action.kind === "delay") await new Promise((r) => setTimeout(r, action.ms));
       const reply = await inner.command(args, new AbortController().signal);
+      if (action.kind === "delay-reply") await new Promise((r) => setTimeout(r, action.ms));
       if (action.kind === "drop-after")
         throw new TransportError("response lost after executing", { ambiguous: true });
       return reply;
@@ -58,6 +63,10 @@ export function lateCopyBackend(inner: Backend) {
     /** Disarms every rule (held requests stay held). */
     clear(): void {
       rules.length = 0;
+    },
+    /** How many requests matched a rule so far (held, delayed or dropped). */
+    get matched(): number {
+      return matched;
     },
     /** How many requests are held back. */
     get heldCount(): number {

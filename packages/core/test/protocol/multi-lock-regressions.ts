@@ -1,10 +1,54 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { BackendError, LockError, resolveBackend, type ClientOptions } from "../../src/index.ts";
+import {
+  BackendError,
+  LockError,
+  OutcomeUnknownError,
+  resolveBackend,
+  type Backend,
+  type ClientOptions,
+  type EdgelockClient,
+} from "../../src/index.ts";
+import { settleScript } from "../../src/engine/scripts.generated.ts";
 import { acquireScript, extendScript } from "../../src/multi-lock/scripts.generated.ts";
 import { delay, makeTestClient } from "../support.ts";
 import { lateCopyBackend, runs } from "./late-copy-backend.ts";
 import type { RegressionTarget } from "./lock-regressions.ts";
+
+/** Counts the requests running `script` that are in flight at once (the most ever seen). */
+function inFlight(inner: Backend, script: { sha: string; source: string }) {
+  let now = 0;
+  const seen = { most: 0 };
+  const backend: Backend = {
+    ...inner,
+    async command(args, signal) {
+      if (args[1] !== script.sha && args[1] !== script.source) return inner.command(args, signal);
+      seen.most = Math.max(seen.most, ++now);
+      try {
+        return await inner.command(args, signal);
+      } finally {
+        now--;
+      }
+    },
+  };
+  return { backend, seen };
+}
+
+/** Polls `ready` every 5 ms; fails the test instead of hanging. */
+async function until(ready: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ready()) {
+    if (Date.now() > end) throw new Error(`condition not reached within ${ms} ms`);
+    await delay(5);
+  }
+}
+
+const isSettle = (args: readonly (string | number)[]) =>
+  args[1] === settleScript.sha || args[1] === settleScript.source;
+
+/** The shortest lease the server has left on any of `names`. */
+const serverLeftMs = async (client: EdgelockClient, names: readonly string[]) =>
+  Math.min(...(await Promise.all(names.map((n) => client.lock(n).remainingMs()))));
 
 /**
  * Issue 13's findings 1 and 2 on a MultiLock slot group (several names under one hash tag, one
@@ -15,8 +59,9 @@ export function runMultiLockRegressions(target: RegressionTarget): void {
   describe(`MultiLock protocol regressions (issue 13): ${target.name}`, () => {
     const make = async (options: Omit<ClientOptions, "redis"> = {}) => {
       const late = lateCopyBackend(resolveBackend(await target.makeRedis()));
-      const t = makeTestClient(late.backend, { prefix: keyPrefix(), ...options });
-      return { ...t, late };
+      const renewals = inFlight(late.backend, extendScript);
+      const t = makeTestClient(renewals.backend, { prefix: keyPrefix(), ...options });
+      return { ...t, late, renewals: renewals.seen };
     };
     const names = ["{acct}:a", "{acct}:b", "{acct}:c"];
 
@@ -57,6 +102,55 @@ export function runMultiLockRegressions(target: RegressionTarget): void {
       }
       await delay(2_500);
       expect(await client.lock(names[0]!).tryAcquire()).toBeNull();
+      expect(held.signal.aborted).toBe(false);
+      await held.release();
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
+    });
+
+    it("renewals are serialised: an extend waits for the keeper's renewal in flight, whose late answer never outlasts the extend", async () => {
+      // default lease 6 s, so the keeper renews every 2 s
+      const { client, late, renewals } = await make({ leaseMs: 6_000 });
+      const held = await client.multiLock(names).acquire();
+      await held.extend(6_000); // loads the script, so the keeper's EVALSHA below runs at once
+      // the keeper's renewal runs at once, but its answer comes back 600 ms late
+      late.on(runs(extendScript, 6_000), { kind: "delay-reply", ms: 600 });
+      await until(() => late.matched === 1);
+      await held.extend(3_000);
+      await delay(700); // the keeper's late answer has arrived
+      const serverMs = await serverLeftMs(client, names);
+      expect(held.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(serverMs + 50);
+      expect(serverMs).toBeGreaterThan(1_500);
+      expect(renewals.most).toBe(1);
+      expect(held.signal.aborted).toBe(false);
+      await held.release();
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
+    });
+
+    it("a shorter extend whose outcome is unknown, racing the keeper, bounds the local deadline until a later renewal is confirmed", async () => {
+      const timing = { leaseMs: 6_000, requestTimeoutMs: 150, retryWindowMs: 400 };
+      const { client, late, renewals } = await make(timing);
+      const held = await client.multiLock(names).acquire();
+      await held.extend(6_000); // loads the script, so the keeper's EVALSHA below runs at once
+      late.on(runs(extendScript, 6_000), { kind: "delay-reply", ms: 600 });
+      await until(() => late.matched === 1);
+      // the extend races the keeper's renewal; every copy of it, and its settle, is held back
+      late.on(runs(extendScript, 3_000), { kind: "hold" }, 1_000);
+      late.on(isSettle, { kind: "hold" }, 1_000);
+      const error = await held.extend(3_000).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OutcomeUnknownError);
+      // it may have set 3 s: the holder believes no more, though the keeper's renewal confirmed 6 s
+      expect(held.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(3_000 + 50);
+      expect(renewals.most).toBe(1);
+      // the keeper's next renewal (a newer version) is confirmed: the doubt is over...
+      late.clear();
+      const before = late.heldCount;
+      await until(() => held.toJSON().expiresAt - Date.now() > 4_000, 5_000);
+      // ...and the late copies of the extend find a newer version: they shorten nothing
+      expect(before).toBeGreaterThanOrEqual(1);
+      await late.deliver();
+      const serverMs = await serverLeftMs(client, names);
+      expect(serverMs).toBeGreaterThan(4_000);
+      expect(held.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(serverMs + 50);
       expect(held.signal.aborted).toBe(false);
       await held.release();
       for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
