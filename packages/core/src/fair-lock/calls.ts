@@ -4,7 +4,10 @@ import { opRecordKey } from "../keys.ts";
 import { lockInfo, type AcquireReply, type LockInfo } from "../lock/codec.ts";
 import type { ExtendParams, ExtendResult, LockOps } from "../lock/flavor.ts";
 import type { AcquireParams, LockRef } from "../lock/ops.ts";
-import { decodeQueuedAcquire, decodeRenewal } from "./codec.ts";
+import { decodeRenewal } from "../lease/ordered-renewal.ts";
+import { deadlineOf } from "../semaphore-common/deadline.ts";
+import { queueKeys } from "../lock/calls.ts";
+import { decodeQueuedAcquire } from "./codec.ts";
 import {
   abandonScript,
   acquireScript,
@@ -27,13 +30,7 @@ async function acquire(
   const { ctx, keys } = ref;
   const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
-    keys: {
-      lock: keys.lock,
-      fence: keys.fence,
-      queue: keys.queue,
-      deadlines: keys.queueDeadlines,
-      stats: keys.stats,
-    },
+    keys: { ...queueKeys(keys), stats: keys.stats },
     args: {
       owner: ref.owner,
       leaseMs: p.leaseMs,
@@ -53,13 +50,7 @@ async function release(ref: LockRef, fence: number, op: Operation) {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, releaseScript, {
     what: what(ref, "release"),
-    keys: {
-      lock: keys.lock,
-      fence: keys.fence,
-      queue: keys.queue,
-      deadlines: keys.queueDeadlines,
-      stats: keys.stats,
-    },
+    keys: { ...queueKeys(keys), stats: keys.stats },
     args: {
       owner: ref.owner,
       fence: String(fence),
@@ -92,26 +83,14 @@ export async function extendFairLayout(
   return decodeRenewal(reply, sentAt);
 }
 
-/** The latest deadline any copy of `op` can carry (it may never have been sent). */
-export function deadlineOf(ref: LockRef, op: Operation): number {
-  const { clock, policy } = ref.ctx;
-  return op.deadline ?? Math.ceil(clock.upper() + policy.retryWindowMs);
-}
-
 async function abandon(ref: LockRef, op: Operation): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, abandonScript, {
     what: what(ref, "abandon"),
-    keys: {
-      lock: keys.lock,
-      fence: keys.fence,
-      queue: keys.queue,
-      deadlines: keys.queueDeadlines,
-      op: opRecordKey(keys.lock, op.id),
-    },
+    keys: { ...queueKeys(keys), op: opRecordKey(keys.lock, op.id) },
     args: {
       owner: ref.owner,
-      deadline: deadlineOf(ref, op),
+      deadline: deadlineOf(ctx, op),
       margin: ctx.recordMarginMs,
       fenceTtlMs: ctx.fenceTtlMs,
       channelPrefix: keys.channelPrefix,
@@ -134,7 +113,7 @@ async function forceUnlock(ref: LockRef, op: Operation): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, forceUnlockScript, {
     what: what(ref, "forceUnlock"),
-    keys: { lock: keys.lock, fence: keys.fence, queue: keys.queue, deadlines: keys.queueDeadlines },
+    keys: queueKeys(keys),
     args: { fenceTtlMs: ctx.fenceTtlMs, channelPrefix: keys.channelPrefix },
     op,
   });

@@ -1,7 +1,6 @@
 import type { ReplyOf } from "../engine/manifest.ts";
-import type { ExtendResult } from "../lock/flavor.ts";
 import { quarantineHint, type AcquireReply } from "../lock/codec.ts";
-import type { acquireScript, extendScript } from "./scripts.generated.ts";
+import type { acquireScript } from "./scripts.generated.ts";
 
 /**
  * The fair lock's acquire reply, by name; the read-write lock's acquire scripts answer the same
@@ -26,10 +25,4 @@ export function decodeQueuedAcquire(r: QueuedAcquireReply, serverMs: number): Ac
       serverMs,
     },
   };
-}
-
-/** A versioned renewal's reply (the fair lock's, the writer's, a reader's: same slots). */
-export function decodeRenewal(r: ReplyOf<typeof extendScript>, sentAt: number): ExtendResult {
-  const status = r.status === 1 ? "renewed" : r.status === 2 ? "stale" : "gone";
-  return { status, version: r.version, pttl: r.pttl, sentAt };
 }

@@ -27,6 +27,27 @@ export interface RenewalAnswer {
   readonly pttl: number;
 }
 
+/** A versioned extend script's answer, decoded: every such script answers the same slots. */
+export interface DecodedRenewal extends RenewalAnswer {
+  /** After the renewal, or the server's (with "stale"). */
+  readonly version: number;
+  /** Send time (monotonic) of the request's first copy. */
+  readonly sentAt: number;
+}
+
+/** A versioned extend script's status slot: 1 renewed, 2 stale, anything else gone. */
+export function renewalStatus(code: number): RenewOutcome {
+  return code === 1 ? "renewed" : code === 2 ? "stale" : "gone";
+}
+
+/** Decodes the reply of a versioned extend script (`status version pttl`). */
+export function decodeRenewal(
+  r: { readonly status: number; readonly version: number; readonly pttl: number },
+  sentAt: number,
+): DecodedRenewal {
+  return { status: renewalStatus(r.status), version: r.version, pttl: r.pttl, sentAt };
+}
+
 /** One renewal request of a hold; it records the lease version(s) the answer carries. */
 export type RenewalRequest = (p: {
   readonly leaseMs: number;

@@ -1,5 +1,8 @@
 import { run } from "../engine/run.ts";
+import { decodeRenewal } from "../lease/ordered-renewal.ts";
+import { deadlineOf } from "../semaphore-common/deadline.ts";
 import type { Operation } from "../engine/operation.ts";
+import type { LockKeys } from "../keys.ts";
 import { lockInfo, decodeLockAcquire, type AcquireReply, type LockInfo } from "./codec.ts";
 import type { ExtendParams, ExtendResult } from "./flavor.ts";
 import type { AcquireParams, LockRef } from "./ops.ts";
@@ -18,6 +21,11 @@ import {
 
 const what = (ref: LockRef, operation: string) => `${operation} "${ref.name}"`;
 
+/** The keys every queued lock's scripts take first (the Lock's layout and the fair lock's alike). */
+export function queueKeys(keys: LockKeys) {
+  return { lock: keys.lock, fence: keys.fence, queue: keys.queue, deadlines: keys.queueDeadlines };
+}
+
 export async function acquireOnce(
   ref: LockRef,
   p: AcquireParams,
@@ -25,13 +33,7 @@ export async function acquireOnce(
   const { ctx, keys } = ref;
   const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
-    keys: {
-      lock: keys.lock,
-      fence: keys.fence,
-      queue: keys.queue,
-      deadlines: keys.queueDeadlines,
-      stats: keys.stats,
-    },
+    keys: { ...queueKeys(keys), stats: keys.stats },
     args: {
       owner: ref.owner,
       leaseMs: p.leaseMs,
@@ -52,13 +54,7 @@ export async function releaseOnce(ref: LockRef, fence: number, op: Operation) {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, releaseScript, {
     what: what(ref, "release"),
-    keys: {
-      lock: keys.lock,
-      fence: keys.fence,
-      queue: keys.queue,
-      deadlines: keys.queueDeadlines,
-      stats: keys.stats,
-    },
+    keys: { ...queueKeys(keys), stats: keys.stats },
     args: {
       owner: ref.owner,
       fence: String(fence),
@@ -81,8 +77,7 @@ export async function extendOnce(ref: LockRef, p: ExtendParams): Promise<ExtendR
     budgetMs: p.budgetMs,
     signal: p.signal,
   });
-  const status = reply.status === 1 ? "renewed" : reply.status === 2 ? "stale" : "gone";
-  return { status, version: reply.version, pttl: reply.pttl, sentAt };
+  return decodeRenewal(reply, sentAt);
 }
 
 /**
@@ -91,19 +86,12 @@ export async function extendOnce(ref: LockRef, p: ExtendParams): Promise<ExtendR
  */
 export async function abandonOnce(ref: LockRef, op: Operation): Promise<boolean> {
   const { ctx, keys } = ref;
-  const deadline = op.deadline ?? Math.ceil(ctx.clock.upper() + ctx.policy.retryWindowMs);
   const { reply } = await run(ctx, abandonScript, {
     what: what(ref, "abandon"),
-    keys: {
-      lock: keys.lock,
-      fence: keys.fence,
-      queue: keys.queue,
-      deadlines: keys.queueDeadlines,
-      op: `${keys.opPrefix}${op.id}`,
-    },
+    keys: { ...queueKeys(keys), op: `${keys.opPrefix}${op.id}` },
     args: {
       owner: ref.owner,
-      deadline,
+      deadline: deadlineOf(ctx, op),
       margin: ctx.recordMarginMs,
       claimMs: ctx.claimWindowMs,
       fenceTtlMs: ctx.fenceTtlMs,
@@ -127,7 +115,7 @@ export async function forceUnlockOnce(ref: LockRef, op: Operation): Promise<bool
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, forceUnlockScript, {
     what: what(ref, "forceUnlock"),
-    keys: { lock: keys.lock, fence: keys.fence, queue: keys.queue, deadlines: keys.queueDeadlines },
+    keys: queueKeys(keys),
     args: {
       claimMs: ctx.claimWindowMs,
       fenceTtlMs: ctx.fenceTtlMs,

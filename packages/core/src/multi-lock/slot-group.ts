@@ -2,6 +2,8 @@ import type { ClientContext } from "../config.ts";
 import { now } from "../engine/clock.ts";
 import type { Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
+import { renewalStatus } from "../lease/ordered-renewal.ts";
+import { deadlineOf } from "../semaphore-common/deadline.ts";
 import { lockKeys, opRecordKey, type LockKeys } from "../keys.ts";
 import { quarantineHint } from "../lock/codec.ts";
 import { busyHint } from "./codec.ts";
@@ -57,8 +59,7 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
       return { granted: { fences, reentered, versions, pttl: reply.pttl, sentAt } };
     },
     async abandon(owner, opId) {
-      const op = pending.get(opId);
-      const deadline = op?.deadline ?? Math.ceil(ctx.clock.upper() + ctx.policy.retryWindowMs);
+      const deadline = deadlineOf(ctx, pending.get(opId) ?? { id: opId, deadline: undefined });
       await run(ctx, abandonScript, {
         what: what("abandon"),
         keys: { op: opRecordKey(keys[0]!.lock, opId), locks: perLock(4) },
@@ -104,7 +105,7 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
       });
       const codes = reply.slots.slice(0, n);
       return {
-        status: codes.map((s) => (s === 1 ? "renewed" : s === 2 ? "stale" : "gone")),
+        status: codes.map(renewalStatus),
         versions: reply.slots.slice(n, 2 * n),
         pttls: reply.slots.slice(2 * n, 3 * n),
       };

@@ -4,6 +4,7 @@ import { run } from "../engine/run.ts";
 import { opRecordKey, type PermitSemaphoreKeys } from "../keys.ts";
 import { quarantineKeyFor } from "../quarantine/quarantine.ts";
 import { deadlineOf } from "../semaphore-common/deadline.ts";
+import { decodeRenewal } from "../lease/ordered-renewal.ts";
 import { decodeAcquire, type PermitAcquireReply } from "./codec.ts";
 import {
   abandonScript,
@@ -109,8 +110,7 @@ export async function extendOnce(
     budgetMs: p.budgetMs,
     signal: p.signal,
   });
-  const status = reply.status === 1 ? "renewed" : reply.status === 2 ? "stale" : "gone";
-  return { status, version: reply.version, pttl: reply.pttl, sentAt };
+  return decodeRenewal(reply, sentAt);
 }
 
 export async function changeOnce(

@@ -1,6 +1,7 @@
 import type { Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
-import { decodeQueuedAcquire, decodeRenewal } from "../fair-lock/codec.ts";
+import { decodeQueuedAcquire } from "../fair-lock/codec.ts";
+import { decodeRenewal } from "../lease/ordered-renewal.ts";
 import type { AcquireReply } from "../lock/codec.ts";
 import type { ExtendParams, ExtendResult, LockOps } from "../lock/flavor.ts";
 import type { AcquireParams, LockRef } from "../lock/ops.ts";
