@@ -12,7 +12,7 @@ interface Holding {
 /**
  * One actor's loop on the Lock: acquire (try once or wait) with a fixed or kept-alive lease,
  * sometimes re-enter, work, extend (sometimes twice: a shorter then a longer lease), hand the
- * hold to another invocation through `toJSON()`/`resume()`, and release every hold it has.
+ * hold to another invocation through `toJSON()`/`client.resumeHold()`, and release every hold it has.
  */
 export async function lockActor(ctx: ActorContext): Promise<void> {
   while (realNow() < ctx.until) {
@@ -118,7 +118,7 @@ async function handOver(
   ctx.ledger.letGo(h.holdId);
   await pause(ctx.random.int(0, ctx.leaseMs / 4));
   const inv = ctx.invocation();
-  const held = inv.run(() => inv.client.lock(name).resume(lease));
+  const held = inv.run(() => inv.client.resumeHold(lease));
   const holdId = ctx.ledger.believe(held, inv.skew, { resource, keepAlive: false, resumed: true });
   const moved = { held, holdId, inv };
   await extend(

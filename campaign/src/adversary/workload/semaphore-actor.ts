@@ -44,7 +44,7 @@ async function oneSection(ctx: ActorContext): Promise<void> {
   if (random.chance(0.3)) {
     const json = inv.run(() => hold.toJSON());
     releaser = ctx.invocation();
-    hold = releaser.run(() => releaser.client.semaphore(name).resume(json));
+    hold = releaser.run(() => releaser.client.resumeHold(json));
   }
   ledger.letGo(holdId);
   // One intent: a release that ends unknown is called again, as its docs say (the same
