@@ -28,11 +28,10 @@ export function redisOps(redis: { url: string; token: string }) {
       requestTimeoutMs: Math.min(5_000, third),
       retryWindowMs: Math.min(10_000, third),
     });
-    // The local deadline of a resumed view starts at `expiresAt`; the object tracks the real one
-    // itself, so give the view room to try even when an alarm comes late.
-    return client
-      .lock(rec.lease.name)
-      .resume({ ...rec.lease, expiresAt: Date.now() + rec.leaseMs });
+    // Through the core's one path for every kind of hold. A resumed view is provisional (its
+    // renewals and release reach the server whatever its local deadline); the object tracks the
+    // real deadline itself.
+    return client.resumeHold({ ...rec.lease, expiresAt: Date.now() + rec.leaseMs });
   };
   return {
     async renew(rec: KeptLease, leaseMs: number): Promise<RenewOutcome> {
