@@ -1,0 +1,212 @@
+import { Redis } from "@upstash/redis";
+import { harness, keyPrefix } from "@edgelock/testkit";
+import { describe, expect, it } from "vitest";
+import { resolveBackend, type Backend, type EdgelockClient, type HeldLock } from "../src/index.ts";
+import { permitSemaphoreKeys } from "../src/keys.ts";
+import {
+  oldFairLock,
+  oldLock,
+  oldPermitSemaphore,
+  oldReadLock,
+  oldSemaphore,
+  oldWriteLock,
+  type OldLockSide,
+} from "./fixtures/c6a5b43/old-client.ts";
+import { makeTestClient } from "./support.ts";
+
+// docs/protocol.md "Rolling upgrade": clients of c6a5b43 (the "old client": that commit's scripts,
+// argument layouts and key names, run by raw EVAL; see fixtures/c6a5b43/README.md) and today's
+// `createClient` on one database and one prefix exclude each other on the same keys, and a
+// renewal either sends leaves the other's next renewal applying. Both talk REST to one redis-server.
+
+const rest = () => {
+  const env = harness();
+  return new Redis({ url: env.restUrl, token: env.restToken });
+};
+
+function setup() {
+  const prefix = keyPrefix();
+  const backend: Backend = resolveBackend(rest());
+  const { client } = makeTestClient(rest(), { prefix });
+  return { prefix, backend, client };
+}
+
+/** One side of a lock-shaped primitive, today's handle and c6a5b43's. */
+interface SideKind {
+  readonly label: string;
+  handle(client: EdgelockClient, name: string, owner?: string): NewSide;
+  old(backend: Backend, prefix: string, name: string, owner: string): OldLockSide;
+  /** A handle of another owner that a hold of this side excludes (readers share: a writer). */
+  rival(client: EdgelockClient, name: string): NewSide;
+}
+
+interface NewSide {
+  acquire(options?: { leaseMs?: number }): Promise<HeldLock>;
+  tryAcquire(options?: { leaseMs?: number }): Promise<HeldLock | null>;
+  isLocked(): Promise<boolean>;
+  remainingMs(): Promise<number>;
+}
+
+const opt = (owner?: string) => (owner === undefined ? {} : { owner });
+
+const LOCK: SideKind = {
+  label: "Lock",
+  handle: (c, n, o) => c.lock(n, opt(o)),
+  old: oldLock,
+  rival: (c, n) => c.lock(n),
+};
+const FAIR: SideKind = {
+  label: "FairLock",
+  handle: (c, n, o) => c.fairLock(n, opt(o)),
+  old: oldFairLock,
+  rival: (c, n) => c.fairLock(n),
+};
+const READ: SideKind = {
+  label: "ReadWriteLock read side",
+  handle: (c, n, o) => c.readWriteLock(n, opt(o)).read,
+  old: oldReadLock,
+  rival: (c, n) => c.readWriteLock(n).write,
+};
+const WRITE: SideKind = {
+  label: "ReadWriteLock write side",
+  handle: (c, n, o) => c.readWriteLock(n, opt(o)).write,
+  old: oldWriteLock,
+  rival: (c, n) => c.readWriteLock(n).write,
+};
+
+/** Pairs that must exclude each other: [the old client's side, today's side]. */
+const EXCLUDING: readonly (readonly [SideKind, SideKind])[] = [
+  [LOCK, LOCK],
+  [FAIR, FAIR],
+  [WRITE, WRITE],
+  [READ, WRITE],
+  [WRITE, READ],
+];
+
+describe("rolling upgrade: c6a5b43 clients and today's on one database", () => {
+  for (const [oldKind, newKind] of EXCLUDING) {
+    const pair = `old ${oldKind.label} / new ${newKind.label}`;
+
+    it(`${pair}: the old client holds, the new one is refused; the old release frees it for the new`, async () => {
+      const { prefix, backend, client } = setup();
+      const old = oldKind.old(backend, prefix, "r", "old-owner");
+      const { status, fence } = await old.acquire(10_000);
+      expect(status).toBe(1);
+      const rival = newKind.handle(client, "r");
+      expect(await rival.isLocked()).toBe(newKind === oldKind);
+      expect(await rival.tryAcquire()).toBeNull();
+      expect(await old.release(fence)).toBe(1);
+      const held = await rival.tryAcquire();
+      expect(held).not.toBeNull();
+      await held!.release();
+      expect(await rival.isLocked()).toBe(false);
+    });
+
+    it(`${pair}: the new client holds, the old one is refused; the new release frees it for the old`, async () => {
+      const { prefix, backend, client } = setup();
+      const held = await newKind.handle(client, "r").acquire({ leaseMs: 10_000 });
+      const old = oldKind.old(backend, prefix, "r", "old-owner");
+      expect((await old.acquire(10_000)).status).toBe(0);
+      await held.release();
+      const { status, fence } = await old.acquire(10_000);
+      expect(status).toBe(1);
+      expect(await old.release(fence)).toBe(1);
+      expect(await newKind.handle(client, "r").isLocked()).toBe(false);
+    });
+  }
+
+  for (const kind of [LOCK, FAIR, READ, WRITE]) {
+    it(`${kind.label}: an old client's extend of a new hold applies, and the new holder's next renewal still applies`, async () => {
+      const { prefix, backend, client } = setup();
+      const owner = "owner-shared-by-old-and-new";
+      const handle = kind.handle(client, "x", owner);
+      const held = await handle.acquire({ leaseMs: 10_000 });
+      // e.g. an old keeper or an old process that resumed the serialised lease renews it
+      expect(await kind.old(backend, prefix, "x", owner).extend(held.fence, 3_000)).toBe(1);
+      expect(await handle.remainingMs()).toBeLessThanOrEqual(3_000);
+      await held.extend(20_000);
+      expect(await handle.remainingMs()).toBeGreaterThan(15_000);
+      expect(held.signal.aborted).toBe(false);
+      expect(await kind.rival(client, "x").tryAcquire()).toBeNull();
+      await held.release();
+      expect(await handle.isLocked()).toBe(false);
+    });
+
+    it(`${kind.label}: an old client's extend of a new hold is refused once the new holder released`, async () => {
+      const { prefix, backend, client } = setup();
+      const owner = "owner-shared-by-old-and-new";
+      const held = await kind.handle(client, "y", owner).acquire({ leaseMs: 10_000 });
+      await held.release();
+      expect(await kind.old(backend, prefix, "y", owner).extend(held.fence, 3_000)).toBe(0);
+      expect(await kind.handle(client, "y").isLocked()).toBe(false);
+    });
+  }
+
+  it("Semaphore: old and new clients count the same permits", async () => {
+    const { prefix, backend, client } = setup();
+    const old = oldSemaphore(backend, prefix, "s");
+    const s = client.semaphore("s");
+    expect((await old.trySetPermits(2))[0]).toBe(1);
+    expect(await s.trySetPermits(5)).toBe(false); // already set, by the old client
+    expect(await s.availablePermits()).toBe(2);
+    // old holds both: new is refused; the old release frees them for new
+    expect((await old.tryAcquire(2))[0]).toBe(1);
+    expect(await s.availablePermits()).toBe(0);
+    expect(await s.tryAcquire({ permits: 1 })).toBeNull();
+    expect((await old.release(2))[0]).toBe(1);
+    const hold = await s.tryAcquire({ permits: 2 });
+    expect(hold).not.toBeNull();
+    // new holds both: old is refused; the new release frees them for old
+    expect((await old.tryAcquire(1))[0]).toBe(0);
+    await hold!.release();
+    expect((await old.tryAcquire(2))[0]).toBe(1);
+    expect((await old.release(2))[0]).toBe(1);
+    // an old release beyond what is outstanding is refused: the total stays what was set
+    expect((await old.release(1))[0]).toBe(0);
+    expect(await s.status()).toMatchObject({ available: 2, total: 2, waiters: 0 });
+  });
+
+  it("PermitExpirableSemaphore: old and new clients count the same permits", async () => {
+    const { prefix, backend, client } = setup();
+    const old = oldPermitSemaphore(backend, prefix, "p");
+    const s = client.permitExpirableSemaphore("p");
+    expect((await old.trySetPermits(1))[0]).toBe(1);
+    expect(await s.trySetPermits(5)).toBe(false);
+    // old holds the permit: new is refused; the old release frees it for new
+    expect(await old.tryAcquire("old-permit-1", 10_000)).toBe(1);
+    expect(await s.tryAcquire({ leaseMs: 10_000 })).toBeNull();
+    expect(await old.release("old-permit-1")).toBe(1);
+    const permit = await s.tryAcquire({ leaseMs: 10_000 });
+    expect(permit).not.toBeNull();
+    // new holds it: old is refused; the new release frees it for old
+    expect(await old.tryAcquire("old-permit-2", 10_000)).toBe(0);
+    await permit!.release();
+    expect(await old.tryAcquire("old-permit-3", 10_000)).toBe(1);
+    expect(await old.release("old-permit-3")).toBe(1);
+    expect(await s.status()).toMatchObject({ available: 1, live: 0, waiters: 0 });
+  });
+
+  it("PermitExpirableSemaphore: an old client's extend of a new permit applies, and the new holder's next renewal still applies", async () => {
+    const { prefix, backend, client } = setup();
+    const old = oldPermitSemaphore(backend, prefix, "pe");
+    const s = client.permitExpirableSemaphore("pe");
+    await s.trySetPermits(1);
+    const permit = await s.acquire({ leaseMs: 10_000 });
+    const left = async () => {
+      const key = permitSemaphoreKeys(prefix, "pe").permits;
+      const signal = AbortSignal.timeout(5_000);
+      const expiry = Number(await backend.command(["ZSCORE", key, permit.id], signal));
+      const [sec, us] = (await backend.command(["TIME"], signal)) as [string, string];
+      return expiry - (Number(sec) * 1_000 + Math.floor(Number(us) / 1_000));
+    };
+    expect(await old.extend(permit.id, 3_000)).toBe(1);
+    expect(await left()).toBeLessThanOrEqual(3_000);
+    await permit.extend(20_000);
+    expect(await left()).toBeGreaterThan(15_000);
+    expect(permit.signal.aborted).toBe(false);
+    expect(await s.tryAcquire({ leaseMs: 1_000 })).toBeNull();
+    await permit.release();
+    expect(await old.extend(permit.id, 3_000)).toBe(0);
+    expect(await s.status()).toMatchObject({ available: 1, live: 0 });
+  });
+});
