@@ -1,8 +1,21 @@
 import { Redis } from "@upstash/redis";
 import { harness, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { resolveBackend, type Backend, type EdgelockClient, type HeldLock } from "../src/index.ts";
-import { permitSemaphoreKeys } from "../src/keys.ts";
+import {
+  resolveBackend,
+  type Backend,
+  type EdgelockClient,
+  type HeldLock,
+  type LeaseKind,
+  type SerializedLease,
+} from "../src/index.ts";
+import {
+  fairLockKeys,
+  lockKeys,
+  permitSemaphoreKeys,
+  readWriteLockKeys,
+  semaphoreKeys,
+} from "../src/keys.ts";
 import {
   oldFairLock,
   oldLock,
@@ -12,7 +25,7 @@ import {
   oldWriteLock,
   type OldLockSide,
 } from "./fixtures/c6a5b43/old-client.ts";
-import { makeTestClient } from "./support.ts";
+import { delay, makeTestClient } from "./support.ts";
 
 // docs/protocol.md "Rolling upgrade": clients of c6a5b43 (the "old client": that commit's scripts,
 // argument layouts and key names, run by raw EVAL; see fixtures/c6a5b43/README.md) and today's
@@ -38,6 +51,10 @@ interface SideKind {
   old(backend: Backend, prefix: string, name: string, owner: string): OldLockSide;
   /** A handle of another owner that a hold of this side excludes (readers share: a writer). */
   rival(client: EdgelockClient, name: string): NewSide;
+  /** The kind its serialised leases carry. */
+  readonly leaseKind: LeaseKind;
+  /** Where its waiters queue (today's key; the old client's is the same string). */
+  queueKey(prefix: string, name: string): string;
 }
 
 interface NewSide {
@@ -45,33 +62,54 @@ interface NewSide {
   tryAcquire(options?: { leaseMs?: number }): Promise<HeldLock | null>;
   isLocked(): Promise<boolean>;
   remainingMs(): Promise<number>;
+  resume(lease: SerializedLease): HeldLock;
 }
 
 const opt = (owner?: string) => (owner === undefined ? {} : { owner });
+
+/** Polls `ready` every 5 ms; fails the test instead of hanging. */
+async function until(ready: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ready())) {
+    if (Date.now() > end) throw new Error(`condition not reached within ${ms} ms`);
+    await delay(5);
+  }
+}
+
+const zcard = async (backend: Backend, key: string) =>
+  Number(await backend.command(["ZCARD", key], AbortSignal.timeout(5_000)));
 
 const LOCK: SideKind = {
   label: "Lock",
   handle: (c, n, o) => c.lock(n, opt(o)),
   old: oldLock,
   rival: (c, n) => c.lock(n),
+  leaseKind: "lock",
+  queueKey: (p, n) => lockKeys(p, n).queue,
 };
 const FAIR: SideKind = {
   label: "FairLock",
   handle: (c, n, o) => c.fairLock(n, opt(o)),
   old: oldFairLock,
   rival: (c, n) => c.fairLock(n),
+  leaseKind: "fair-lock",
+  queueKey: (p, n) => fairLockKeys(p, n).queue,
 };
 const READ: SideKind = {
   label: "ReadWriteLock read side",
   handle: (c, n, o) => c.readWriteLock(n, opt(o)).read,
   old: oldReadLock,
   rival: (c, n) => c.readWriteLock(n).write,
+  leaseKind: "read-lock",
+  queueKey: (p, n) => readWriteLockKeys(p, n).queue,
 };
 const WRITE: SideKind = {
   label: "ReadWriteLock write side",
   handle: (c, n, o) => c.readWriteLock(n, opt(o)).write,
   old: oldWriteLock,
   rival: (c, n) => c.readWriteLock(n).write,
+  leaseKind: "write-lock",
+  queueKey: (p, n) => readWriteLockKeys(p, n).queue,
 };
 
 /** Pairs that must exclude each other: [the old client's side, today's side]. */
@@ -98,6 +136,8 @@ describe("rolling upgrade: c6a5b43 clients and today's on one database", () => {
       expect(await old.release(fence)).toBe(1);
       const held = await rival.tryAcquire();
       expect(held).not.toBeNull();
+      // one fence counter: the new grant's fence is above the old one's
+      expect(held!.fence).toBeGreaterThan(fence);
       await held!.release();
       expect(await rival.isLocked()).toBe(false);
     });
@@ -110,6 +150,7 @@ describe("rolling upgrade: c6a5b43 clients and today's on one database", () => {
       await held.release();
       const { status, fence } = await old.acquire(10_000);
       expect(status).toBe(1);
+      expect(fence).toBeGreaterThan(held.fence);
       expect(await old.release(fence)).toBe(1);
       expect(await newKind.handle(client, "r").isLocked()).toBe(false);
     });
@@ -141,6 +182,122 @@ describe("rolling upgrade: c6a5b43 clients and today's on one database", () => {
       expect(await kind.handle(client, "y").isLocked()).toBe(false);
     });
   }
+
+  for (const kind of [LOCK, FAIR, WRITE]) {
+    it(`${kind.label}: an old waiter queued behind a new holder is handed the lock before a new newcomer`, async () => {
+      const { prefix, backend, client } = setup();
+      const held = await kind.handle(client, "q").acquire({ leaseMs: 10_000 });
+      const waiter = kind.old(backend, prefix, "q", "old-waiter");
+      expect(await waiter.poll!(10_000)).toMatchObject({ status: 0, position: 1 });
+      await held.release(); // hands the lock to the queue's head: the old waiter
+      const newcomer = kind.rival(client, "q");
+      expect(await newcomer.tryAcquire()).toBeNull();
+      const claimed = await waiter.poll!(10_000);
+      expect(claimed.status).toBe(1);
+      expect(claimed.fence).toBeGreaterThan(held.fence);
+      expect(await newcomer.tryAcquire()).toBeNull();
+      expect(await waiter.release(claimed.fence)).toBe(1);
+      const next = await newcomer.tryAcquire();
+      expect(next).not.toBeNull();
+      await next!.release();
+      expect(await zcard(backend, kind.queueKey(prefix, "q"))).toBe(0);
+    });
+
+    it(`${kind.label}: a new waiter queued behind an old holder is handed the lock when the old client releases`, async () => {
+      const { prefix, backend, client } = setup();
+      const old = kind.old(backend, prefix, "q", "old-holder");
+      const { status, fence } = await old.acquire(10_000);
+      expect(status).toBe(1);
+      const waiting = kind.handle(client, "q").acquire({ waitMs: 5_000, leaseMs: 10_000 });
+      await until(async () => (await zcard(backend, kind.queueKey(prefix, "q"))) === 1);
+      expect(await old.release(fence)).toBe(1); // hands it to the queue's head: the new waiter
+      // reserved for (or claimed by) the new waiter: an old newcomer is refused
+      const oldNewcomer = kind.old(backend, prefix, "q", "old-newcomer");
+      expect((await oldNewcomer.acquire(10_000)).status).toBe(0);
+      const held = await waiting;
+      expect(held.fence).toBeGreaterThan(fence);
+      expect((await oldNewcomer.acquire(10_000)).status).toBe(0);
+      await held.release();
+      const after = await oldNewcomer.acquire(10_000);
+      expect(after.status).toBe(1);
+      expect(await oldNewcomer.release(after.fence)).toBe(1);
+    });
+  }
+
+  for (const kind of [LOCK, FAIR, READ, WRITE]) {
+    it(`${kind.label}: a hold an old client serialised resumes in a new client, which renews and releases it`, async () => {
+      const { prefix, backend, client } = setup();
+      const owner = "owner-of-an-old-lease";
+      const old = kind.old(backend, prefix, "z", owner);
+      const { status, fence } = await old.acquire(5_000);
+      expect(status).toBe(1);
+      // what c6a5b43's held.toJSON() produced: no lease version
+      const lease: SerializedLease = {
+        v: 1,
+        kind: kind.leaseKind,
+        prefix,
+        name: "z",
+        owner,
+        fence,
+        leaseMs: 5_000,
+        expiresAt: Date.now() + 5_000,
+      };
+      const held = kind.handle(client, "z").resume(lease);
+      await held.extend(20_000);
+      expect(await kind.handle(client, "z", owner).remainingMs()).toBeGreaterThan(15_000);
+      expect(held.signal.aborted).toBe(false);
+      expect(await kind.rival(client, "z").tryAcquire()).toBeNull();
+      await held.release();
+      expect(await kind.handle(client, "z").isLocked()).toBe(false);
+      expect(await old.extend(fence, 5_000)).toBe(0);
+    });
+  }
+
+  it("Semaphore: an old waiter queued behind a new holder is served first; a new waiter behind an old holder too", async () => {
+    const { prefix, backend, client } = setup();
+    const old = oldSemaphore(backend, prefix, "sq");
+    const s = client.semaphore("sq");
+    expect(await s.trySetPermits(1)).toBe(true);
+    const hold = await s.acquire();
+    const [busy, , , position] = await old.poll("old-waiter", 1);
+    expect([busy, position]).toEqual([0, 1]);
+    await hold.release(); // the permit goes to the queue's head: the old waiter
+    expect(await s.tryAcquire()).toBeNull();
+    expect((await old.poll("old-waiter", 1))[0]).toBe(1);
+    expect((await old.release(1))[0]).toBe(1);
+    // the other way round
+    expect((await old.tryAcquire(1))[0]).toBe(1);
+    const waiting = s.acquire({ waitMs: 5_000 });
+    await until(async () => (await s.status()).waiters === 1);
+    expect((await old.release(1))[0]).toBe(1); // to the queue's head: the new waiter
+    expect((await old.tryAcquire(1))[0]).toBe(0);
+    await (await waiting).release();
+    expect(await s.status()).toMatchObject({ available: 1, total: 1, waiters: 0 });
+    expect(await zcard(backend, semaphoreKeys(prefix, "sq").queue)).toBe(0);
+  });
+
+  it("PermitExpirableSemaphore: an old waiter queued behind a new holder is served first; a new waiter behind an old holder too", async () => {
+    const { prefix, backend, client } = setup();
+    const old = oldPermitSemaphore(backend, prefix, "pq");
+    const s = client.permitExpirableSemaphore("pq");
+    expect(await s.trySetPermits(1)).toBe(true);
+    const permit = await s.acquire({ leaseMs: 10_000 });
+    const queued = await old.poll("old-waiter", 10_000);
+    expect([queued[0], queued[4]]).toEqual([0, 1]);
+    await permit.release(); // the permit goes to the queue's head: the old waiter
+    expect(await s.tryAcquire({ leaseMs: 10_000 })).toBeNull();
+    expect((await old.poll("old-waiter", 10_000))[0]).toBe(1);
+    expect(await old.release("old-waiter")).toBe(1);
+    // the other way round
+    expect(await old.tryAcquire("old-holder", 10_000)).toBe(1);
+    const waiting = s.acquire({ leaseMs: 10_000, waitMs: 5_000 });
+    await until(async () => (await s.status()).waiters === 1);
+    expect(await old.release("old-holder")).toBe(1); // to the queue's head: the new waiter
+    expect(await old.tryAcquire("old-newcomer", 10_000)).toBe(0);
+    await (await waiting).release();
+    expect(await s.status()).toMatchObject({ available: 1, live: 0, waiters: 0 });
+    expect(await zcard(backend, permitSemaphoreKeys(prefix, "pq").queue)).toBe(0);
+  });
 
   it("Semaphore: old and new clients count the same permits", async () => {
     const { prefix, backend, client } = setup();
