@@ -58,7 +58,7 @@ interface SideKind {
 }
 
 interface NewSide {
-  acquire(options?: { leaseMs?: number }): Promise<HeldLock>;
+  acquire(options?: { leaseMs?: number; waitMs?: number }): Promise<HeldLock>;
   tryAcquire(options?: { leaseMs?: number }): Promise<HeldLock | null>;
   isLocked(): Promise<boolean>;
   remainingMs(): Promise<number>;
