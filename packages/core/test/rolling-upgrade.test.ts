@@ -253,6 +253,29 @@ describe("rolling upgrade: c6a5b43 clients and today's on one database", () => {
     });
   }
 
+  it("ReadWriteLock read side: a reader's version an old release left behind does not leak into the owner's next read session", async () => {
+    const { prefix, backend, client } = setup();
+    const owner = "reader-across-versions";
+    const read = client.readWriteLock("v", { owner }).read;
+    const other = await client.readWriteLock("v").read.acquire({ leaseMs: 10_000 });
+    const first = await read.acquire({ leaseMs: 10_000 });
+    await first.extend(10_000); // its version moves past the first
+    // an old process that resumed the read hold releases it: the reader-holds hash (kept alive
+    // by the other reader) keeps `v<owner>`, which c6a5b43 did not know of
+    expect(await oldReadLock(backend, prefix, "v", owner).release(first.fence)).toBe(1);
+    const holds = readWriteLockKeys(prefix, "v").readerHolds;
+    const left = await backend.command(["HGET", holds, `v${owner}`], AbortSignal.timeout(5_000));
+    expect(Number(left)).toBeGreaterThan(0);
+    expect(await read.holdCount()).toBe(0);
+    const second = await read.acquire({ leaseMs: 10_000 });
+    await second.extend(20_000);
+    expect(await read.remainingMs()).toBeGreaterThan(15_000);
+    expect(second.signal.aborted).toBe(false);
+    await second.release();
+    await other.release();
+    expect(await read.isLocked()).toBe(false);
+  });
+
   it("Semaphore: an old waiter queued behind a new holder is served first; a new waiter behind an old holder too", async () => {
     const { prefix, backend, client } = setup();
     const old = oldSemaphore(backend, prefix, "sq");
