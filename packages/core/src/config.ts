@@ -6,6 +6,7 @@ import type { EventSink, LockEvent } from "./events.ts";
 import type { QuarantineScope } from "./keys.ts";
 import type { Keeper } from "./lease/keeper.ts";
 import type { QuarantineConfig } from "./quarantine/quarantine.ts";
+import type { GrantEpochs } from "./quarantine/grant-epochs.ts";
 import type { WaitStrategy } from "./wait/strategy.ts";
 
 /** Options of `createClient`. Times are integer milliseconds. */
@@ -108,6 +109,8 @@ export interface ClientContext {
   readonly fenceTtlMs: number;
   readonly statsTtlMs: number;
   readonly quarantine: QuarantineConfig;
+  /** The grant epochs this client has seen, and its live holds, for rollback detection. */
+  readonly grantEpochs: GrantEpochs;
   readonly keeper: Keeper;
   readonly wait: WaitStrategy;
   readonly emit: EventSink;

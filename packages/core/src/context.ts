@@ -4,6 +4,7 @@ import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "
 import { InvalidArgumentError } from "./errors.ts";
 import { safeSink } from "./events.ts";
 import { timerKeeper, type Keeper } from "./lease/keeper.ts";
+import { GrantEpochs } from "./quarantine/grant-epochs.ts";
 import { resolveQuarantine } from "./quarantine/quarantine.ts";
 import { randomId } from "./ids.ts";
 import { validateMs, validateName, validateObject } from "./validate.ts";
@@ -76,6 +77,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
       claimWindowMs,
       returnWithinMs: wait.maxDelayMs + requestTimeoutMs,
     }),
+    grantEpochs: new GrantEpochs(),
     keeper: o.keeper === undefined ? timerKeeper() : validateKeeper(o.keeper),
     wait,
     emit,

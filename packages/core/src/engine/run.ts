@@ -14,13 +14,20 @@ import {
   type ReplyOf,
 } from "./manifest.ts";
 import { LATE, TOMBSTONED, type Operation } from "./operation.ts";
-import { named, splitReply } from "./reply.ts";
+import { named, splitProtocolReply, splitReply } from "./reply.ts";
 import { sleep } from "./sleep.ts";
 
 /** What the engine needs of a client. */
 export type EngineContext = Pick<
   ClientContext,
-  "backend" | "policy" | "emit" | "clock" | "recordMarginMs" | "quarantine" | "prefix"
+  | "backend"
+  | "policy"
+  | "emit"
+  | "clock"
+  | "recordMarginMs"
+  | "quarantine"
+  | "prefix"
+  | "grantEpochs"
 >;
 
 /** A protocol script's call must name its operation; any other's must not. */
@@ -139,7 +146,8 @@ async function operation<S extends ManifestScript>(
   for (let attempt = 1; ; attempt++) {
     if (call.signal?.aborted) throw new AbortedError(what, call.signal.reason);
     const sentAt = now();
-    const tail = [op.deadline, ctx.recordMarginMs, q.ms, q.sentinelTtlMs];
+    const seen = q.ms > 0 ? ctx.grantEpochs.seen(engineKeys[1]!) : 0;
+    const tail = [op.deadline, ctx.recordMarginMs, q.ms, q.sentinelTtlMs, seen];
     const evalCall = { operation: what, keys: [...keys, ...engineKeys], args: [...args, ...tail] };
     let raw: unknown;
     try {
@@ -171,8 +179,9 @@ async function operation<S extends ManifestScript>(
       await sleep(delay, call.signal, what);
       continue;
     }
-    const { tuple, serverMs } = splitReply(what, raw);
+    const { tuple, serverMs, epochLeft, epochFoundLower } = splitProtocolReply(what, raw);
     clock.observe(serverMs, sentAt, now());
+    ctx.grantEpochs.observe(engineKeys[1]!, epochLeft, epochFoundLower, what, ctx.emit);
     if (tuple[0] === LATE) {
       // Refused unapplied: the client's clock was off by more than it assumed. With budget
       // left, the same operation goes again with a deadline from the server time just learned.
