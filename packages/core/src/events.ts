@@ -46,10 +46,11 @@ export type LockEvent =
    */
   | { type: "rolled-back"; operation: string; foundEpoch: number; holdsLost: number }
   /**
-   * `client.initialize()` read an eviction policy other than `noeviction`: under `maxmemory`
-   * Redis may evict a live lock's key, and nothing then keeps mutual exclusion.
+   * `client.initialize()` read an eviction policy other than `noeviction` (once per client):
+   * at its `maxmemory` limit Redis may evict a live lock's key, and nothing then keeps mutual
+   * exclusion (docs/failure-modes.md). `maxmemoryBytes` 0: no limit is set yet.
    */
-  | { type: "eviction-policy"; policy: string };
+  | { type: "eviction-policy"; policy: string; maxmemoryBytes?: number };
 
 export type EventSink = (event: LockEvent) => void;
 
