@@ -89,21 +89,50 @@ describe.sequential("rollback to an older snapshot", () => {
     });
   }
 
-  it("a grant that follows the quarantine after a rollback is not reported again, by either client", async () => {
+  it("a grant that follows the quarantine after a rollback is not reported again, by either client, and its fence passes the lost one", async () => {
     const options = { ...ROLLBACK_QUARANTINE, quarantineMs: 2_500, prefix: keyPrefix() };
     const a = makeTestClient(await makeNodeRedis(stack.redis.url), options);
     const b = makeTestClient(await makeNodeRedis(stack.redis.url), options);
     await a.client.initialize();
     await snapshot();
     // Both saw epochs the snapshot lacks, b a higher one; a finds the rollback first.
-    await (await a.client.lock("x").acquire({ leaseMs: 1_000 })).release();
+    const lost = await a.client.lock("x").acquire({ leaseMs: 1_000 });
+    await lost.release();
     await (await b.client.lock("y").acquire({ leaseMs: 1_000 })).release();
     await crashToSnapshot();
-    expect(await a.client.lock("z").tryAcquire({ leaseMs: 1_000 })).toBeNull();
+    expect(await a.client.lock("x").tryAcquire({ leaseMs: 1_000 })).toBeNull();
     expect(eventsOf(a.events, "rolled-back")).toHaveLength(1);
-    const held = await b.client.lock("z").acquire({ leaseMs: 1_000, waitMs: 10_000 });
+    const held = await b.client.lock("x").acquire({ leaseMs: 1_000, waitMs: 10_000 });
     expect(eventsOf(b.events, "rolled-back")).toEqual([]);
+    // The fence counter went back with the data; the next fence still passes the lost one.
+    expect(held.fence).toBeGreaterThan(lost.fence);
     await held.release();
+  });
+
+  it("counting grants costs no Redis command: with the quarantine on, a grant reads and writes the sentinel (GET, SET) and nothing more", async () => {
+    const admin = await makeNodeRedis(stack.redis.url);
+    const commands = async (options: object) => {
+      const { client } = makeTestClient(await makeNodeRedis(stack.redis.url), {
+        ...options,
+        prefix: keyPrefix(),
+      });
+      await client.initialize();
+      await (await client.lock("c").acquire({ leaseMs: 1_000 })).release(); // scripts loaded
+      await admin.sendCommand(["CONFIG", "RESETSTAT"]);
+      await (await client.lock("c").acquire({ leaseMs: 1_000 })).release();
+      const info = String(await admin.sendCommand(["INFO", "commandstats"]));
+      const counts = new Map<string, number>();
+      for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+        if (!/^(info|config)/.test(m[1]!)) counts.set(m[1]!, Number(m[2]));
+      return counts;
+    };
+    const off = await commands({});
+    const on = await commands(ROLLBACK_QUARANTINE);
+    const total = (c: Map<string, number>) => [...c.values()].reduce((a, b) => a + b, 0);
+    expect(total(on) - total(off)).toBe(2);
+    expect((on.get("get") ?? 0) - (off.get("get") ?? 0)).toBe(1);
+    expect((on.get("set") ?? 0) - (off.get("set") ?? 0)).toBe(1);
+    admin.destroy();
   });
 
   // The limits, stated in docs/guarantees.md: what remembers nothing detects nothing.
