@@ -1,9 +1,17 @@
--- Release a quorum lock's hold on one database, and mark the acquisition released so that a
--- late copy of its acquire (still in flight when the client gave up) cannot take the lock here.
--- KEYS[1] lock hash   KEYS[2] the acquisition's operation record
--- ARGV[1] token   ARGV[2] operation record ttl ms
--- Returns {1} released, {0} not held here by this token
-redis.call('SET', KEYS[2], 'x', 'PX', tonumber(ARGV[2]))
+-- Release a quorum lock's hold on one database, as one operation of the protocol, and tombstone
+-- the acquisition (its record, KEYS[2]) until the later of its deadline and this release's, plus
+-- the margin: a copy of its acquire still in flight when the client gave up answers TOMBSTONED
+-- and cannot take the lock here for nobody.
+-- @protocol
+-- @key lock  lock hash (see acquire.lua)
+-- @key acquisition  the acquire's operation record (`…:op:<token>`)
+-- @arg token
+-- @arg acquireDeadline  the acquire's deadline on this database (server ms; 0 when unknown,
+--   e.g. a hold resumed in another process: its copies are long past it)
+-- @reply status
+--   status 1 released, 0 not held here by this token
+local until_ms = math.max(tonumber(ARGV[2]), op_deadline) + op_margin
+redis.call('SET', KEYS[2], 'x', 'PX', math.max(until_ms - now_ms, 1))
 if redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then return {0} end
 redis.call('DEL', KEYS[1])
 return {1}
