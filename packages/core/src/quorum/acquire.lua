@@ -7,18 +7,24 @@
 -- Quarantined: this database lost its data and grants nothing for pttl more ms (a restart
 -- without persistence is the quorum's known weak spot; this is Redlock's "delayed restart").
 -- @protocol
--- @key lock  lock hash: o token of the acquisition, f its fence once committed, v lease version
+-- @key lock  lock hash: o token of the acquisition, f its fence once committed (absent
+--   before), v lease version
 -- @key fence  fence counter (the largest fence committed here)
 -- @arg token  random per acquisition attempt (also the operation id)
 -- @arg leaseMs
 -- @reply status candidate pttl
 --   status 1 taken (candidate: the fence this database would accept), 0 busy (pttl of the
 --   holder's lease), -3 quarantined (pttl: what is left of the quarantine)
-if redis.call('EXISTS', KEYS[1]) == 1 then return {0, 0, redis.call('PTTL', KEYS[1])} end
+-- One HSETNX both tests and takes (the protocol's record and TIME already cost three commands).
+if redis.call('HSETNX', KEYS[1], 'o', ARGV[1]) == 0 then
+  return {0, 0, redis.call('PTTL', KEYS[1])}
+end
 local left = quarantine_left(quarantine)
-if left > 0 then return {-3, 0, left} end
+if left > 0 then
+  redis.call('DEL', KEYS[1])
+  return {-3, 0, left}
+end
 local lease = tonumber(ARGV[2])
-redis.call('HSET', KEYS[1], 'o', ARGV[1], 'f', 0)
 redis.call('PEXPIRE', KEYS[1], lease)
 -- max(stored + 1, server time in µs), as the Lock's fence: still increasing here after the
 -- counter expired or this database lost its data, while its clock does not go back.
