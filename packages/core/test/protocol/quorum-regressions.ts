@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   LockError,
   QuorumError,
+  type Backend,
   quorumLock,
   resolveBackend,
   type ClientOptions,
@@ -166,6 +167,48 @@ export function runQuorumRegressions(target: RegressionTarget): void {
       expect(total()).toBe(15);
       await held.release();
       expect(total()).toBe(20);
+    });
+
+    it("a keeper and extend never have two renewals of one hold in flight on a database", async () => {
+      const base = keyPrefix();
+      const inFlight = [0, 0, 0, 0, 0];
+      const most = [0, 0, 0, 0, 0];
+      const clients = await Promise.all(
+        [0, 1, 2, 3, 4].map(async (i) => {
+          const inner = resolveBackend(await target.makeRedis());
+          // every renewal takes 150 ms on its way, so a keeper's round meets extend's
+          const backend: Backend = {
+            kind: inner.kind,
+            async command(args, signal) {
+              if (!runs(extendScript)(args)) return inner.command(args, signal);
+              most[i] = Math.max(most[i]!, ++inFlight[i]!);
+              try {
+                await delay(150);
+                return await inner.command(args, signal);
+              } finally {
+                inFlight[i]!--;
+              }
+            },
+          };
+          return makeTestClient(backend, { prefix: `${base}-db${i}`, leaseMs: 900 });
+        }),
+      );
+      const q = quorumLock(
+        clients.map((t) => t.client),
+        "serial",
+        { requestTimeoutMs: 400 },
+      );
+      const held = await q.acquire(); // the client's lease (900 ms): kept alive every 300 ms
+      const end = Date.now() + 1_200;
+      let extended = 0;
+      while (Date.now() < end) {
+        await held.extend(900);
+        extended++;
+      }
+      const renewed = eventsOf(clients[0]!.events, "renewed").length;
+      await held.release();
+      expect(renewed).toBeGreaterThan(extended); // the keeper renewed too, meanwhile
+      expect(most).toEqual([1, 1, 1, 1, 1]);
     });
 
     it("finding 2: a late copy of an extend that ended in doubt never shortens a later, longer one", async () => {
