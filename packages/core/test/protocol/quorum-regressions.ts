@@ -10,6 +10,7 @@ import {
   type RedisInput,
 } from "../../src/index.ts";
 import { LATE, TOMBSTONED } from "../../src/engine/operation.ts";
+import { settleScript } from "../../src/engine/scripts.generated.ts";
 import { quorumKeys } from "../../src/keys.ts";
 import {
   acquireScript,
@@ -89,6 +90,35 @@ export function runQuorumRegressions(target: RegressionTarget): void {
       const next = await q.tryAcquire({ leaseMs: 10_000 });
       expect(next).not.toBeNull();
       await next!.release();
+    });
+
+    it("a release tombstones an acquisition that did not take the lock: a copy still inside its deadline takes nothing", async () => {
+      // Fresh clients with a wide clock error bound: a copy's deadline lies five seconds past
+      // its send, so the deadline alone does not stop a copy delivered soon after.
+      const dbs = await fiveDatabases("rt", { requestTimeoutMs: 300 });
+      const holder = await quorumLock(
+        dbs.map((d) => d.client),
+        "rt",
+        { requestTimeoutMs: 300 },
+      ).acquire({ leaseMs: 10_000 });
+      // The contender's clients are new (no server time yet), over the same wrapped backends.
+      const fresh = dbs.map(
+        (d) =>
+          makeTestClient(d.late.backend, {
+            prefix: d.prefix,
+            requestTimeoutMs: 300,
+            clockErrorMs: 5_000,
+          }).client,
+      );
+      const q = quorumLock(fresh, "rt", { requestTimeoutMs: 300 });
+      // Database 0 neither runs the acquire nor can settle it: only the release can stop it.
+      dbs[0]!.late.on(runs(acquireScript), { kind: "hold" });
+      dbs[0]!.late.on(runs(settleScript), { kind: "hold" }, 10);
+      expect(await q.tryAcquire({ leaseMs: 10_000 })).toBeNull();
+      await holder.release();
+      const [reply] = await dbs[0]!.late.deliver();
+      expect(Number(await dbs[0]!.read("EXISTS", dbs[0]!.keys.lock))).toBe(0);
+      expect(statusOf(reply)).toBe(TOMBSTONED);
     });
 
     it("a late copy of a release, settled after the round gave up on it, releases nothing", async () => {
