@@ -113,8 +113,6 @@ export async function releaseEverywhere(
   timeoutMs: number,
   deadlines: AcquireDeadlines = [],
 ): Promise<QuorumAnswer[]> {
-  const results = await round(ref.dbs, (db) =>
-    release(db, token, deadlines[db.index], timeoutMs),
-  );
+  const results = await round(ref.dbs, (db) => release(db, token, deadlines[db.index], timeoutMs));
   return results.map((r) => answerOf(r, (ok) => (ok ? "released" : "not-held")));
 }

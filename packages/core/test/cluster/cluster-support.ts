@@ -39,8 +39,8 @@ export class SlotErrorTally {
       ...(inner.nodeOf ? { nodeOf: inner.nodeOf.bind(inner) } : {}),
       ...(inner.commandAt
         ? {
-            commandAt: ((args, signal) =>
-              tallied(args, () => inner.commandAt!(args, signal))) as Backend["commandAt"],
+            commandAt: (args: readonly (string | number)[], signal: AbortSignal) =>
+              tallied(args, () => inner.commandAt!(args, signal)),
           }
         : {}),
     };
