@@ -96,14 +96,20 @@ export async function extend(
   db: QuorumDatabase,
   token: string,
   hold: DatabaseLease,
-  leaseMs: number,
-  timeoutMs: number,
+  renewal: {
+    readonly leaseMs: number;
+    /** The round's timeout. */
+    readonly timeoutMs: number;
+    /** The hold's local deadline (monotonic ms): no copy may apply after it. */
+    readonly until: number;
+  },
   signal?: AbortSignal,
 ): Promise<boolean> {
+  const { leaseMs, timeoutMs, until } = renewal;
   const startedAt = now();
   const renew = async (): Promise<boolean> => {
     for (let tries = 0; ; tries++) {
-      const budgetMs = Math.floor(startedAt + timeoutMs - now());
+      const budgetMs = Math.floor(Math.min(startedAt + timeoutMs, until) - now());
       if (budgetMs <= 0) throw new TransportError("no time left to renew", { ambiguous: false });
       const { reply } = await run(db.ctx, extendScript, {
         what: `extend quorum db ${db.index}`,

@@ -70,13 +70,15 @@ export class QuorumHold {
     // While in doubt, the local deadline is no later than what this round may set (it may
     // shorten the lease); a confirmed round ends every earlier doubt (older versions).
     const doubt = this.lease.inDoubt(startedAt, leaseMs - driftMs(this.ref, leaseMs));
+    // A renewal applied after the local deadline cannot help the holder, who has let go by then:
+    // no copy may carry a deadline beyond it.
+    const until = this.lease.deadline;
     const results = await round(this.ref.dbs, (db) =>
       extend(
         db,
         this.token,
         this.versions[db.index]!,
-        leaseMs,
-        timeoutFor(this.ref, leaseMs),
+        { leaseMs, timeoutMs: timeoutFor(this.ref, leaseMs), until },
         signal,
       ),
     );

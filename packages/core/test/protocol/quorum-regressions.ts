@@ -241,6 +241,36 @@ export function runQuorumRegressions(target: RegressionTarget): void {
       expect(most).toEqual([1, 1, 1, 1, 1]);
     });
 
+    it("a renewal's deadline never lies beyond the hold's local deadline", async () => {
+      const base = keyPrefix();
+      const sent: { deadline: number; at: number }[] = [];
+      const clients = await Promise.all(
+        [0, 1, 2, 3, 4].map(async (i) => {
+          const inner = resolveBackend(await target.makeRedis());
+          const backend: Backend = {
+            kind: inner.kind,
+            command(args, signal) {
+              // EVALSHA sha 3 lock op sentinel token version leaseMs deadline …
+              if (runs(extendScript)(args))
+                sent.push({ deadline: Number(args[9]), at: Date.now() });
+              return inner.command(args, signal);
+            },
+          };
+          return makeTestClient(backend, { prefix: `${base}-db${i}` }).client;
+        }),
+      );
+      // A round may take 900 ms, but the hold's validity (1 000 ms − drift) ends sooner.
+      const q = quorumLock(clients, "budget", { requestTimeoutMs: 900 });
+      const held = await q.acquire({ leaseMs: 1_000 });
+      await delay(600);
+      const left = held.remainingMs;
+      await held.extend(1_000);
+      expect(sent.length).toBeGreaterThanOrEqual(5); // (EVAL after a NOSCRIPT counts twice)
+      // the server clock is this machine's: each deadline is within what was left, plus a trip
+      for (const s of sent) expect(s.deadline - s.at).toBeLessThanOrEqual(left + 100);
+      await held.release();
+    });
+
     it("finding 2: a late copy of an extend that ended in doubt never shortens a later, longer one", async () => {
       const base = keyPrefix();
       const prefixes = [0, 1, 2, 3, 4].map((i) => `${base}-db${i}`);
