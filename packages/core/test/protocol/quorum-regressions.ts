@@ -171,33 +171,40 @@ export function runQuorumRegressions(target: RegressionTarget): void {
         expect(settled().map((e) => e.applied)).toEqual([false, false]);
       }
     });
-    it("fresh clients (no server time yet): acquire 10, extend 5 and release 5 requests over 5 databases", async () => {
-      const base = keyPrefix();
-      const prefixes = [0, 1, 2, 3, 4].map((i) => `${base}-db${i}`);
-      const redis: RedisInput[] = [];
-      for (let i = 0; i < prefixes.length; i++) redis.push(await target.makeRedis());
-      const clients = (i: number) => makeTestClient(redis[i]!, { prefix: prefixes[i]! });
-      const warm = await quorumLock(
-        prefixes.map((_, i) => clients(i).client),
-        "fresh",
-        { requestTimeoutMs: 3_000 },
-      ).acquire({ leaseMs: 10_000 });
-      await warm.extend(10_000);
-      await warm.release(); // scripts loaded, connections warm
-      const fresh = prefixes.map((_, i) => clients(i));
-      const total = () => fresh.reduce((sum, t) => sum + t.requests.total, 0);
-      const q = quorumLock(
-        fresh.map((t) => t.client),
-        "fresh",
-        { requestTimeoutMs: 3_000 },
-      );
-      const held = await q.acquire({ leaseMs: 10_000 });
-      expect(total()).toBe(10);
-      await held.extend(10_000);
-      expect(total()).toBe(15);
-      await held.release();
-      expect(total()).toBe(20);
-    });
+    for (const skewMs of [0, 900, -900]) {
+      const clock = skewMs === 0 ? "" : `, wall clock ${skewMs > 0 ? "+" : ""}${skewMs} ms off`;
+      it(`fresh clients (no server time yet${clock}): acquire 10, extend 5 and release 5 requests over 5 databases`, async () => {
+        const base = keyPrefix();
+        const prefixes = [0, 1, 2, 3, 4].map((i) => `${base}-db${i}`);
+        const redis: RedisInput[] = [];
+        for (let i = 0; i < prefixes.length; i++) redis.push(await target.makeRedis());
+        const clients = (i: number) =>
+          makeTestClient(redis[i]!, {
+            prefix: prefixes[i]!,
+            wallClock: () => Date.now() + skewMs,
+          });
+        const warm = await quorumLock(
+          prefixes.map((_, i) => clients(i).client),
+          "fresh",
+          { requestTimeoutMs: 3_000 },
+        ).acquire({ leaseMs: 10_000 });
+        await warm.extend(10_000);
+        await warm.release(); // scripts loaded, connections warm
+        const fresh = prefixes.map((_, i) => clients(i));
+        const total = () => fresh.reduce((sum, t) => sum + t.requests.total, 0);
+        const q = quorumLock(
+          fresh.map((t) => t.client),
+          "fresh",
+          { requestTimeoutMs: 3_000 },
+        );
+        const held = await q.acquire({ leaseMs: 10_000 });
+        expect(total()).toBe(10);
+        await held.extend(10_000);
+        expect(total()).toBe(15);
+        await held.release();
+        expect(total()).toBe(20);
+      });
+    }
 
     it("a keeper and extend never have two renewals of one hold in flight on a database", async () => {
       const base = keyPrefix();
