@@ -1,7 +1,7 @@
 import type { Backend } from "./backend/backend.ts";
 import type { RedisInput } from "./backend/resolve.ts";
 import type { EvalPolicy } from "./engine/eval-script.ts";
-import type { ServerClock } from "./engine/server-clock.ts";
+import type { ServerClocks } from "./engine/server-clocks.ts";
 import type { EventSink, LockEvent } from "./events.ts";
 import type { QuarantineScope } from "./keys.ts";
 import type { Keeper } from "./lease/keeper.ts";
@@ -104,8 +104,8 @@ export interface ClientContext {
   readonly recordMarginMs: number;
   readonly clockErrorMs: number;
   readonly wallClock: () => number;
-  /** This client's estimate of the server clock (one backend, one clock). */
-  readonly clock: ServerClock;
+  /** This client's server-time estimates: one per clock (one server, or each cluster node). */
+  readonly clocks: ServerClocks;
   readonly fenceTtlMs: number;
   readonly statsTtlMs: number;
   readonly quarantine: QuarantineConfig;

@@ -1,5 +1,5 @@
 import { resolveBackend } from "./backend/resolve.ts";
-import { ServerClock } from "./engine/server-clock.ts";
+import { ServerClocks } from "./engine/server-clocks.ts";
 import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
 import { InvalidArgumentError } from "./errors.ts";
 import { safeSink } from "./events.ts";
@@ -69,7 +69,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
     recordMarginMs: operationRecordTtlMs - retryWindowMs,
     clockErrorMs,
     wallClock,
-    clock: new ServerClock(wallClock, clockErrorMs),
+    clocks: new ServerClocks(wallClock, clockErrorMs),
     fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
     statsTtlMs: validateMs("options.statsTtlMs", o.statsTtlMs ?? d.statsTtlMs, { min: 1 }),
     quarantine: resolveQuarantine(o, {

@@ -15,6 +15,7 @@ import {
 } from "./manifest.ts";
 import { LATE, TOMBSTONED, type Operation } from "./operation.ts";
 import { named, splitProtocolReply, splitReply } from "./reply.ts";
+import { clockFor, type AnsweredBy } from "./server-clocks.ts";
 import { sleep } from "./sleep.ts";
 
 /** What the engine needs of a client. */
@@ -23,7 +24,7 @@ export type EngineContext = Pick<
   | "backend"
   | "policy"
   | "emit"
-  | "clock"
+  | "clocks"
   | "recordMarginMs"
   | "quarantine"
   | "prefix"
@@ -99,7 +100,7 @@ async function plain<S extends ManifestScript>(
     // A read inside a wait (a latch's poll) ends with the caller's budget.
     deadline: call.budgetMs === undefined ? undefined : now() + call.budgetMs,
   };
-  const { reply, sentAt, requests } = await evalScript(
+  const { reply, at, sentAt, requests } = await evalScript(
     ctx.backend,
     script,
     evalCall,
@@ -107,7 +108,7 @@ async function plain<S extends ManifestScript>(
     ctx.emit,
   );
   const { tuple, serverMs } = splitReply(call.what, reply);
-  ctx.clock.observe(serverMs, sentAt, now());
+  ctx.clocks.observe(at, serverMs, sentAt, now());
   return { reply: named(script, call.what, tuple), sentAt, serverMs, requests };
 }
 
@@ -119,7 +120,10 @@ async function operation<S extends ManifestScript>(
   keys: string[],
   args: (string | number)[],
 ): Promise<RunResult<S>> {
-  const { policy, clock } = ctx;
+  const { policy } = ctx;
+  // The clock of the server (on a cluster, the node) that judges this call's deadline: one
+  // estimate per clock, never another node's (docs/protocol.md, "Deadlines and clocks").
+  const clock = clockFor(ctx, keys[0]!);
   const budgetMs = Math.max(
     1,
     Math.min(call.budgetMs ?? policy.retryWindowMs, policy.retryWindowMs),
@@ -141,6 +145,7 @@ async function operation<S extends ManifestScript>(
       recordKey: engineKeys[0]!,
       cause: ambiguous,
       firstSent,
+      clock,
       signal: call.signal,
     });
   for (let attempt = 1; ; attempt++) {
@@ -150,19 +155,20 @@ async function operation<S extends ManifestScript>(
     const tail = [op.deadline, ctx.recordMarginMs, q.ms, q.sentinelTtlMs, seen];
     const evalCall = { operation: what, keys: [...keys, ...engineKeys], args: [...args, ...tail] };
     let raw: unknown;
+    let answeredBy: AnsweredBy;
     try {
       // No request outlasts the caller's budget (tryAcquire: one request timeout in all).
       const timeoutMs = Math.max(
         1,
         Math.min(policy.requestTimeoutMs, Math.ceil(budgetEnd - now())),
       );
-      raw = await once(
+      ({ reply: raw, at: answeredBy } = await once(
         ctx.backend,
         script,
         { ...evalCall, retrySafe: true, signal: call.signal },
         timeoutMs,
         () => requests++,
-      );
+      ));
     } catch (error) {
       const retry = resendable(error, ambiguous !== undefined);
       if (retry === "settle") {
@@ -180,13 +186,17 @@ async function operation<S extends ManifestScript>(
       continue;
     }
     const { tuple, serverMs, epochLeft, epochFoundLower } = splitProtocolReply(what, raw);
-    clock.observe(serverMs, sentAt, now());
+    // A reply from the node the deadline was judged by corrects that estimate; one that was
+    // redirected (a slot moved) corrects nothing, and its LATE refusal is then final.
+    ctx.clocks.observe(answeredBy, serverMs, sentAt, now());
     ctx.grantEpochs.observe(engineKeys[1]!, epochLeft, epochFoundLower, what, ctx.emit);
     if (tuple[0] === LATE) {
       // Refused unapplied: the client's clock was off by more than it assumed. With budget
       // left, the same operation goes again with a deadline from the server time just learned.
       const left = budgetEnd - now();
-      const corrected = Math.ceil(clock.upper() + left);
+      // Judged by the node that refused it (the slot may have moved since the first send).
+      const judge = answeredBy === null ? clock : ctx.clocks.of(answeredBy);
+      const corrected = Math.ceil(judge.upper() + left);
       if (left > 0 && corrected > op.deadline) {
         op.deadline = corrected;
         continue;

@@ -1,4 +1,5 @@
 import { run } from "../engine/run.ts";
+import { latestDeadline } from "../engine/server-clocks.ts";
 import type { Operation } from "../engine/operation.ts";
 import { opRecordKey } from "../keys.ts";
 import { lockInfo, type AcquireReply, type LockInfo } from "../lock/codec.ts";
@@ -94,8 +95,7 @@ export async function extendFairLayout(
 
 /** The latest deadline any copy of `op` can carry (it may never have been sent). */
 export function deadlineOf(ref: LockRef, op: Operation): number {
-  const { clock, policy } = ref.ctx;
-  return op.deadline ?? Math.ceil(clock.upper() + policy.retryWindowMs);
+  return latestDeadline(ref.ctx, op, ref.keys.lock);
 }
 
 async function abandon(ref: LockRef, op: Operation): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { run } from "../engine/run.ts";
+import { latestDeadline } from "../engine/server-clocks.ts";
 import type { Operation } from "../engine/operation.ts";
 import { lockInfo, decodeLockAcquire, type AcquireReply, type LockInfo } from "./codec.ts";
 import type { ExtendParams, ExtendResult } from "./flavor.ts";
@@ -91,7 +92,7 @@ export async function extendOnce(ref: LockRef, p: ExtendParams): Promise<ExtendR
  */
 export async function abandonOnce(ref: LockRef, op: Operation): Promise<boolean> {
   const { ctx, keys } = ref;
-  const deadline = op.deadline ?? Math.ceil(ctx.clock.upper() + ctx.policy.retryWindowMs);
+  const deadline = latestDeadline(ctx, op, keys.lock);
   const { reply } = await run(ctx, abandonScript, {
     what: what(ref, "abandon"),
     keys: {

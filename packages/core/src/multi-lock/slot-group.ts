@@ -2,6 +2,7 @@ import type { ClientContext } from "../config.ts";
 import { now } from "../engine/clock.ts";
 import type { Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
+import { latestDeadline } from "../engine/server-clocks.ts";
 import { BackendError } from "../errors.ts";
 import { randomId } from "../ids.ts";
 import { lockKeys, opRecordKey, type LockKeys } from "../keys.ts";
@@ -63,7 +64,7 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
     },
     async abandon(owner, opId) {
       const op = pending.get(opId);
-      const deadline = op?.deadline ?? Math.ceil(ctx.clock.upper() + ctx.policy.retryWindowMs);
+      const deadline = latestDeadline(ctx, op ?? { deadline: undefined }, keys[0]!.lock);
       await run(ctx, abandonScript, {
         what: what("abandon"),
         keys: { op: opRecordKey(keys[0]!.lock, opId), locks: perLock(4) },
