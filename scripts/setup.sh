@@ -43,4 +43,14 @@ if [ ! -x /usr/bin/chromium ]; then
   [ -x /usr/bin/chromium ] || { echo "setup: chromium did not install (/usr/bin/chromium is missing)" >&2; exit 1; }
 fi
 
+# The campaign's server-clock fault preloads a small shim into redis-server (built on first use
+# with cc). Debian's libfaketime cannot do it: it clashes with the jemalloc that Debian's
+# redis-server is linked against, and the server never starts (libfaketime issues #130, #327).
+if ! command -v cc >/dev/null; then
+  echo "setup: installing gcc with apt-get (for the campaign's server-clock shim)"
+  need_root apt-get update -qq
+  need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null
+  command -v cc >/dev/null || { echo "setup: gcc did not install" >&2; exit 1; }
+fi
+
 pnpm install --frozen-lockfile

@@ -1,6 +1,6 @@
 import type { ClientContext, ClientOptions } from "./config.ts";
 import { ownerOf, pendingOf, resolveContext } from "./context.ts";
-import { initializeSentinels } from "./quarantine/quarantine.ts";
+import { initializeClient, type InitializeResult } from "./initialize.ts";
 import { Lock } from "./lock/lock.ts";
 import { FairLock } from "./fair-lock/fair-lock.ts";
 import { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
@@ -57,9 +57,11 @@ export interface EdgelockClient {
   /**
    * Writes the restart quarantine's sentinels that are missing (one, or one per cluster slot),
    * so the first grants on a fresh database are not quarantined. Run it once at first deploy:
-   * it states that no holder exists, and run after a data loss it would hide that loss.
+   * it states that no holder exists, and run after a data loss it would hide that loss. Also
+   * reads the server's eviction policy (`eviction`), and reports one other than `noeviction`
+   * through an `eviction-policy` event: under it Redis may evict a live lock's key.
    */
-  initialize(): Promise<{ written: number; existing: number }>;
+  initialize(): Promise<InitializeResult>;
   /** The resolved context, for primitives in other packages. @internal */
   readonly context: ClientContext;
 }
@@ -96,6 +98,6 @@ export function createClient(options: ClientOptions): EdgelockClient {
     countDownLatch: (name) => new CountDownLatch(context, validateName("name", name)),
     resumeHold: (hold) => resumeHold(context, hold),
     settled: () => pendingOf(context),
-    initialize: () => initializeSentinels(context),
+    initialize: () => initializeClient(context),
   };
 }

@@ -49,3 +49,16 @@ export function tagForSlot(slot: number): string {
   }
   return canonical[slot]!;
 }
+
+/**
+ * The slot of a whole key, as Redis Cluster computes it: the part between the first `{` and the
+ * next `}` when it is not empty (the hash tag), else the whole key.
+ */
+export function slotOfKey(key: string): number {
+  const open = key.indexOf("{");
+  if (open >= 0) {
+    const close = key.indexOf("}", open + 1);
+    if (close > open + 1) return slotOf(key.slice(open + 1, close));
+  }
+  return slotOf(key);
+}

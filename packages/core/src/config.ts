@@ -1,11 +1,12 @@
 import type { Backend } from "./backend/backend.ts";
 import type { RedisInput } from "./backend/resolve.ts";
 import type { EvalPolicy } from "./engine/eval-script.ts";
-import type { ServerClock } from "./engine/server-clock.ts";
+import type { ServerClocks } from "./engine/server-clocks.ts";
 import type { EventSink, LockEvent } from "./events.ts";
 import type { QuarantineScope } from "./keys.ts";
 import type { Keeper } from "./lease/keeper.ts";
 import type { QuarantineConfig } from "./quarantine/quarantine.ts";
+import type { GrantEpochs } from "./quarantine/grant-epochs.ts";
 import type { WaitStrategy } from "./wait/strategy.ts";
 
 /** Options of `createClient`. Times are integer milliseconds. */
@@ -103,11 +104,13 @@ export interface ClientContext {
   readonly recordMarginMs: number;
   readonly clockErrorMs: number;
   readonly wallClock: () => number;
-  /** This client's estimate of the server clock (one backend, one clock). */
-  readonly clock: ServerClock;
+  /** This client's server-time estimates: one per clock (one server, or each cluster node). */
+  readonly clocks: ServerClocks;
   readonly fenceTtlMs: number;
   readonly statsTtlMs: number;
   readonly quarantine: QuarantineConfig;
+  /** The grant epochs this client has seen, and its live holds, for rollback detection. */
+  readonly grantEpochs: GrantEpochs;
   readonly keeper: Keeper;
   readonly wait: WaitStrategy;
   readonly emit: EventSink;

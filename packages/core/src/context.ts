@@ -1,9 +1,10 @@
 import { resolveBackend } from "./backend/resolve.ts";
-import { ServerClock } from "./engine/server-clock.ts";
+import { ServerClocks } from "./engine/server-clocks.ts";
 import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
 import { InvalidArgumentError } from "./errors.ts";
 import { safeSink } from "./events.ts";
 import { timerKeeper, type Keeper } from "./lease/keeper.ts";
+import { GrantEpochs } from "./quarantine/grant-epochs.ts";
 import { resolveQuarantine } from "./quarantine/quarantine.ts";
 import { randomId } from "./ids.ts";
 import { validateMs, validateName, validateObject } from "./validate.ts";
@@ -68,7 +69,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
     recordMarginMs: operationRecordTtlMs - retryWindowMs,
     clockErrorMs,
     wallClock,
-    clock: new ServerClock(wallClock, clockErrorMs),
+    clocks: new ServerClocks(wallClock, clockErrorMs),
     fenceTtlMs: validateMs("options.fenceTtlMs", o.fenceTtlMs ?? d.fenceTtlMs, { min: 1 }),
     statsTtlMs: validateMs("options.statsTtlMs", o.statsTtlMs ?? d.statsTtlMs, { min: 1 }),
     quarantine: resolveQuarantine(o, {
@@ -76,6 +77,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
       claimWindowMs,
       returnWithinMs: wait.maxDelayMs + requestTimeoutMs,
     }),
+    grantEpochs: new GrantEpochs(),
     keeper: o.keeper === undefined ? timerKeeper() : validateKeeper(o.keeper),
     wait,
     emit,

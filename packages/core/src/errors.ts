@@ -71,7 +71,13 @@ export class AcquireTimeoutError extends LockError {
 }
 
 export type LeaseLossReason =
-  "gone" | "deadline" | "max-hold" | "release-failed" | "taken-over" | "keeper-failed";
+  | "gone"
+  | "deadline"
+  | "max-hold"
+  | "release-failed"
+  | "taken-over"
+  | "keeper-failed"
+  | "rolled-back";
 
 /** The reason given to `held.signal` when a lease is lost. */
 export class LeaseLostError extends LockError {
@@ -98,6 +104,8 @@ function describeLoss(reason: LeaseLossReason): string {
       return "the lease was handed to another keeper";
     case "keeper-failed":
       return "the keeper failed, nothing renews the lease";
+    case "rolled-back":
+      return "Redis went back to an older state (snapshot, restore or failover); the hold may be gone";
   }
 }
 

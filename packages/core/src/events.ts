@@ -36,7 +36,21 @@ export type LockEvent =
   | { type: "settled"; operation: string; applied: boolean; error: Error }
   | { type: "abandoned"; name: string; releasedSomething: boolean }
   /** A grant was refused by the restart quarantine: Redis lost its data (or this is its first use). */
-  | { type: "quarantined"; name: string; remainingMs: number };
+  | { type: "quarantined"; name: string; remainingMs: number }
+  /**
+   * A script found the restart quarantine's grant epoch lower than one this client saw before:
+   * Redis went back to an older state (a restart from a snapshot, AOF `everysec`, a restore, a
+   * failover) and lost the newest grants. The script quarantined; every hold this client knew of
+   * is lost (`lost` with reason `rolled-back`). Only with the quarantine on, and only by a client
+   * that lives across requests (docs/guarantees.md).
+   */
+  | { type: "rolled-back"; operation: string; foundEpoch: number; holdsLost: number }
+  /**
+   * `client.initialize()` read an eviction policy other than `noeviction` (once per client):
+   * at its `maxmemory` limit Redis may evict a live lock's key, and nothing then keeps mutual
+   * exclusion (docs/failure-modes.md). `maxmemoryBytes` 0: no limit is set yet.
+   */
+  | { type: "eviction-policy"; policy: string; maxmemoryBytes?: number };
 
 export type EventSink = (event: LockEvent) => void;
 

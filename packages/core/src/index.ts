@@ -18,6 +18,8 @@ export {
   type LeaseLossReason,
 } from "./errors.ts";
 export type { LockEvent } from "./events.ts";
+export type { InitializeResult } from "./initialize.ts";
+export type { EvictionPolicy } from "./backend/eviction-policy.ts";
 export { Lock } from "./lock/lock.ts";
 export type { AsyncDisposableHold } from "./disposable.ts";
 export type {

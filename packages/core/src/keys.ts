@@ -122,13 +122,16 @@ export function slotTagOf(name: string): string {
   return tagged.slice(1, tagged.indexOf("}"));
 }
 
-/** Keys of one quorum lock on one of its databases (each database is independent). */
+/**
+ * Keys of one quorum lock on one of its databases (each database is independent). Operation
+ * records are the engine's (`opRecordKey`: `…:op:<id>` beside the lock); an acquisition's id is
+ * its token.
+ */
 export function quorumKeys(prefix: string, name: string) {
   const base = keyBase(prefix, name);
   return {
     lock: `${base}:qlock`,
     fence: `${base}:qfence`,
-    opPrefix: `${base}:qop:`,
   } as const;
 }
 

@@ -140,7 +140,7 @@ describe.sequential("restart quarantine, every primitive", () => {
 
   it('scope "slot": initialize() writes one sentinel per slot, after which no first use is quarantined', async () => {
     const { client: c } = await client(stack.redis.url, { quarantineScope: "slot" });
-    expect(await c.initialize()).toEqual({ written: 16_384, existing: 0 });
+    expect(await c.initialize()).toMatchObject({ written: 16_384, existing: 0 });
     const held = await Promise.all(["p", "q"].map((n) => c.lock(n).tryAcquire()));
     expect(held.every((h) => h !== null)).toBe(true);
     await Promise.all(held.map((h) => h!.release()));

@@ -14,6 +14,19 @@ export interface Backend {
    * aborting `signal` closes it. Absent: waiters poll.
    */
   subscribe?(channel: string, signal: AbortSignal): AsyncIterable<string>;
+  /**
+   * A cluster only: the node (its address) that serves `key`'s slot now, by the client's slot
+   * map, so that the engine keeps one server-time estimate per node. Absent: one server.
+   */
+  nodeOf?(key: string): string | undefined;
+  /**
+   * A cluster only: as `command`, and which node answered: the address `nodeOf` gave when the
+   * request ran where it was sent, `null` when it was redirected (MOVED, ASK) and ran elsewhere.
+   */
+  commandAt?(
+    args: readonly (string | number)[],
+    signal: AbortSignal,
+  ): Promise<{ readonly reply: unknown; readonly at: string | null }>;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   nextScanCursor,
   scanStep,
 } from "@edgelock/redis-cluster-routing";
+import { slotOfKey } from "../cluster-slot.ts";
 import { commandError, normalise, raceSignal, type NodeRedisLike } from "./node-redis.ts";
 
 /** One master of a node-redis cluster client (`cluster.masters`). */
@@ -22,6 +23,8 @@ export interface NodeRedisClusterLike {
     args: string[],
   ): Promise<unknown>;
   readonly masters: readonly ClusterNodeLike[];
+  /** The client's slot map (node-redis v5's `cluster.slots`): each slot's master. */
+  readonly slots?: readonly ({ readonly master?: ClusterNodeLike } | undefined)[];
   nodeClient(node: ClusterNodeLike): Promise<NodeRedisLike>;
   readonly isOpen?: boolean;
 }
@@ -53,11 +56,32 @@ export function nodeRedisClusterBackend(cluster: NodeRedisClusterLike): Backend 
     ];
     return [nextScanCursor(step.node, String(next), masters.length), keys];
   };
+  const masterOf = (key: string): ClusterNodeLike | undefined =>
+    cluster.slots?.[slotOfKey(key)]?.master;
+  /**
+   * A keyed command sent straight to the master the slot map names, so the node that answered is
+   * known; a MOVED or ASK answer (nothing ran) goes again through node-redis' own routing, which
+   * follows it, and the answerer is then unknown (`null`).
+   */
+  const sendAt = async (args: string[]): Promise<{ reply: unknown; at: string | null }> => {
+    const route = clusterRoute(args);
+    const node = route.to === "key" ? masterOf(route.key) : undefined;
+    if (route.to !== "key" || node === undefined) return { reply: await send(args), at: null };
+    try {
+      return { reply: await (await cluster.nodeClient(node)).sendCommand(args), at: node.address };
+    } catch (error) {
+      if (!isRedirect(error)) throw error;
+      return { reply: await cluster.sendCommand(route.key, false, args), at: null };
+    }
+  };
+  const open = () => {
+    if (cluster.isOpen === false)
+      throw new TransportError("client is closed", { ambiguous: false });
+  };
   return {
     kind: "tcp",
     async command(args, signal) {
-      if (cluster.isOpen === false)
-        throw new TransportError("client is closed", { ambiguous: false });
+      open();
       const pending = send(args.map(String));
       try {
         return normalise(await raceSignal(pending, signal));
@@ -65,7 +89,23 @@ export function nodeRedisClusterBackend(cluster: NodeRedisClusterLike): Backend 
         throw commandError(error);
       }
     },
+    nodeOf: (key) => masterOf(key)?.address,
+    async commandAt(args, signal) {
+      open();
+      const pending = sendAt(args.map(String));
+      try {
+        const { reply, at } = await raceSignal(pending, signal);
+        return { reply: normalise(reply), at };
+      } catch (error) {
+        throw commandError(error);
+      }
+    },
   };
+}
+
+/** MOVED or ASK: the node did not run the command, another one owns (or is importing) the slot. */
+function isRedirect(error: unknown): boolean {
+  return error instanceof Error && /^(MOVED|ASK) /.test(error.message);
 }
 
 /** A node-redis cluster client, told apart from a single-node client by its masters and node clients. */

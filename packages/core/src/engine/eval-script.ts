@@ -9,6 +9,7 @@ import { AbortedError, BackendError, OutcomeUnknownError } from "../errors.ts";
 import type { EventSink } from "../events.ts";
 import { now } from "./clock.ts";
 import type { Script } from "./script.ts";
+import type { AnsweredBy } from "./server-clocks.ts";
 import { linkedSignal, sleep } from "./sleep.ts";
 
 export interface EvalPolicy {
@@ -43,6 +44,8 @@ export type RunOptions = Pick<EvalCall, "readOnly" | "signal" | "deadline">;
 
 export interface EvalResult {
   readonly reply: unknown;
+  /** Which server (cluster node) answered: whose clock the reply's server time belongs to. */
+  readonly at: AnsweredBy;
   /** When the first attempt was sent (monotonic ms): the earliest the script can have run. */
   readonly sentAt: number;
   readonly requests: number;
@@ -73,8 +76,8 @@ export async function evalScript(
   for (let attempt = 1; ; attempt++) {
     if (call.signal?.aborted) throw new AbortedError(call.operation, call.signal.reason);
     try {
-      const reply = await once(backend, script, call, timeoutMs(), () => requests++);
-      return { reply, sentAt, requests };
+      const { reply, at } = await once(backend, script, call, timeoutMs(), () => requests++);
+      return { reply, at, sentAt, requests };
     } catch (error) {
       if (isClusterRefusal(error)) {
         // Refused before running (a slot migration in progress): any call may go again.
@@ -124,23 +127,28 @@ function giveUp(call: EvalCall, attempts: number, error: TransportError, emit: E
   return unknown;
 }
 
+/** One request (EVALSHA, then EVAL on NOSCRIPT), and which server answered it. */
 export async function once(
   backend: Backend,
   script: Script,
   call: EvalCall,
   timeoutMs: number,
   count: () => void,
-): Promise<unknown> {
+): Promise<{ reply: unknown; at: AnsweredBy }> {
   const request = linkedSignal(timeoutMs, call.signal);
   const tail = [call.keys.length, ...call.keys, ...call.args];
+  const send = async (args: (string | number)[]) =>
+    backend.commandAt
+      ? backend.commandAt(args, request.signal)
+      : { reply: await backend.command(args, request.signal), at: undefined };
   try {
     count();
     try {
-      return await backend.command(["EVALSHA", script.sha, ...tail], request.signal);
+      return await send(["EVALSHA", script.sha, ...tail]);
     } catch (error) {
       if (!isNoScript(error)) throw error;
       count();
-      return await backend.command(["EVAL", script.source, ...tail], request.signal);
+      return await send(["EVAL", script.source, ...tail]);
     }
   } finally {
     request.dispose();

@@ -6,6 +6,8 @@ import { TOMBSTONED, TOO_LATE_TO_SETTLE, type Operation } from "./operation.ts";
 import { named, splitReply } from "./reply.ts";
 import type { EngineContext, RunResult } from "./run.ts";
 import { settleScript } from "./scripts.generated.ts";
+import type { ServerClock } from "./server-clock.ts";
+import { clockFor } from "./server-clocks.ts";
 import { sleep } from "./sleep.ts";
 
 export interface GiveUp {
@@ -20,6 +22,8 @@ export interface GiveUp {
    * have been made, so a lease it granted counts from there, not from the settle.
    */
   readonly firstSent: number;
+  /** The estimate of the clock that judges the operation's deadline (its node's, on a cluster). */
+  readonly clock: ServerClock;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -50,8 +54,14 @@ export async function giveUp<S extends ManifestScript>(
     const reply = named(script, g.what, settled.tuple);
     return { reply, sentAt: g.firstSent, serverMs: settled.serverMs, requests: 1 };
   }
-  // Whatever the caller reads next must be final: no copy may still be in flight to apply.
-  await sleep(ctx.clock.msUntilPassed(deadline), g.signal, g.what);
+  // Whatever the caller reads next must be final: no copy may still be in flight to apply. On a
+  // cluster a copy may run on the node the slot had at the first send or on the one it has now:
+  // the deadline must have passed on both clocks.
+  const waitMs = Math.max(
+    g.clock.msUntilPassed(deadline),
+    clockFor(ctx, g.recordKey).msUntilPassed(deadline),
+  );
+  await sleep(waitMs, g.signal, g.what);
   const unknown = new OutcomeUnknownError(g.what, 1, g.cause);
   ctx.emit({ type: "outcome-unknown", operation: g.what, error: unknown });
   throw unknown;
@@ -66,9 +76,9 @@ async function settle(ctx: EngineContext, g: GiveUp, deadline: number, sentAt: n
       retrySafe: true,
     };
     const timeoutMs = ctx.policy.requestTimeoutMs;
-    const raw = await once(ctx.backend, settleScript, call, timeoutMs, () => undefined);
-    const split = splitReply(g.what, raw);
-    ctx.clock.observe(split.serverMs, sentAt, now());
+    const { reply, at } = await once(ctx.backend, settleScript, call, timeoutMs, () => undefined);
+    const split = splitReply(g.what, reply);
+    ctx.clocks.observe(at, split.serverMs, sentAt, now());
     return split;
   } catch {
     return undefined; // the settle itself failed: the outcome stays unknown

@@ -10,6 +10,25 @@ export function splitReply(what: string, raw: unknown): { tuple: number[]; serve
   return { tuple: all.slice(0, -1), serverMs: all[length - 1]! };
 }
 
+/**
+ * A protocol script's raw reply: its integers, the grant epoch the run left and the smaller one it
+ * found (-1 each when it did not read the quarantine's sentinel), then the server time.
+ */
+export function splitProtocolReply(
+  what: string,
+  raw: unknown,
+): { tuple: number[]; epochLeft: number; epochFoundLower: number; serverMs: number } {
+  const length = Array.isArray(raw) ? raw.length : 0;
+  if (length < 4) throw new BackendError(`${what}: unexpected reply ${JSON.stringify(raw)}`);
+  const all = decodeTuple(what, raw, length);
+  return {
+    tuple: all.slice(0, -3),
+    epochLeft: all[length - 3]!,
+    epochFoundLower: all[length - 2]!,
+    serverMs: all[length - 1]!,
+  };
+}
+
 /** The tuple by the names of the script's reply: the only place positions become names. */
 export function named<S extends ManifestScript>(
   script: S,

@@ -14,13 +14,21 @@ import {
   type ReplyOf,
 } from "./manifest.ts";
 import { LATE, TOMBSTONED, type Operation } from "./operation.ts";
-import { named, splitReply } from "./reply.ts";
+import { named, splitProtocolReply, splitReply } from "./reply.ts";
+import { clockFor, type AnsweredBy } from "./server-clocks.ts";
 import { sleep } from "./sleep.ts";
 
 /** What the engine needs of a client. */
 export type EngineContext = Pick<
   ClientContext,
-  "backend" | "policy" | "emit" | "clock" | "recordMarginMs" | "quarantine" | "prefix"
+  | "backend"
+  | "policy"
+  | "emit"
+  | "clocks"
+  | "recordMarginMs"
+  | "quarantine"
+  | "prefix"
+  | "grantEpochs"
 >;
 
 /** A protocol script's call must name its operation; any other's must not. */
@@ -92,7 +100,7 @@ async function plain<S extends ManifestScript>(
     // A read inside a wait (a latch's poll) ends with the caller's budget.
     deadline: call.budgetMs === undefined ? undefined : now() + call.budgetMs,
   };
-  const { reply, sentAt, requests } = await evalScript(
+  const { reply, at, sentAt, requests } = await evalScript(
     ctx.backend,
     script,
     evalCall,
@@ -100,7 +108,7 @@ async function plain<S extends ManifestScript>(
     ctx.emit,
   );
   const { tuple, serverMs } = splitReply(call.what, reply);
-  ctx.clock.observe(serverMs, sentAt, now());
+  ctx.clocks.observe(at, serverMs, sentAt, now());
   return { reply: named(script, call.what, tuple), sentAt, serverMs, requests };
 }
 
@@ -112,7 +120,10 @@ async function operation<S extends ManifestScript>(
   keys: string[],
   args: (string | number)[],
 ): Promise<RunResult<S>> {
-  const { policy, clock } = ctx;
+  const { policy } = ctx;
+  // The clock of the server (on a cluster, the node) that judges this call's deadline: one
+  // estimate per clock, never another node's (docs/protocol.md, "Deadlines and clocks").
+  const clock = clockFor(ctx, keys[0]!);
   const budgetMs = Math.max(
     1,
     Math.min(call.budgetMs ?? policy.retryWindowMs, policy.retryWindowMs),
@@ -134,27 +145,30 @@ async function operation<S extends ManifestScript>(
       recordKey: engineKeys[0]!,
       cause: ambiguous,
       firstSent,
+      clock,
       signal: call.signal,
     });
   for (let attempt = 1; ; attempt++) {
     if (call.signal?.aborted) throw new AbortedError(what, call.signal.reason);
     const sentAt = now();
-    const tail = [op.deadline, ctx.recordMarginMs, q.ms, q.sentinelTtlMs];
+    const seen = q.ms > 0 ? ctx.grantEpochs.seen(engineKeys[1]!) : 0;
+    const tail = [op.deadline, ctx.recordMarginMs, q.ms, q.sentinelTtlMs, seen];
     const evalCall = { operation: what, keys: [...keys, ...engineKeys], args: [...args, ...tail] };
     let raw: unknown;
+    let answeredBy: AnsweredBy;
     try {
       // No request outlasts the caller's budget (tryAcquire: one request timeout in all).
       const timeoutMs = Math.max(
         1,
         Math.min(policy.requestTimeoutMs, Math.ceil(budgetEnd - now())),
       );
-      raw = await once(
+      ({ reply: raw, at: answeredBy } = await once(
         ctx.backend,
         script,
         { ...evalCall, retrySafe: true, signal: call.signal },
         timeoutMs,
         () => requests++,
-      );
+      ));
     } catch (error) {
       const retry = resendable(error, ambiguous !== undefined);
       if (retry === "settle") {
@@ -171,13 +185,18 @@ async function operation<S extends ManifestScript>(
       await sleep(delay, call.signal, what);
       continue;
     }
-    const { tuple, serverMs } = splitReply(what, raw);
-    clock.observe(serverMs, sentAt, now());
+    const { tuple, serverMs, epochLeft, epochFoundLower } = splitProtocolReply(what, raw);
+    // A reply from the node the deadline was judged by corrects that estimate; one that was
+    // redirected (a slot moved) corrects nothing, and its LATE refusal is then final.
+    ctx.clocks.observe(answeredBy, serverMs, sentAt, now());
+    ctx.grantEpochs.observe(engineKeys[1]!, epochLeft, epochFoundLower, what, ctx.emit);
     if (tuple[0] === LATE) {
       // Refused unapplied: the client's clock was off by more than it assumed. With budget
       // left, the same operation goes again with a deadline from the server time just learned.
       const left = budgetEnd - now();
-      const corrected = Math.ceil(clock.upper() + left);
+      // Judged by the node that refused it (the slot may have moved since the first send).
+      const judge = answeredBy === null ? clock : ctx.clocks.of(answeredBy);
+      const corrected = Math.ceil(judge.upper() + left);
       if (left > 0 && corrected > op.deadline) {
         op.deadline = corrected;
         continue;

@@ -1,11 +1,11 @@
 import { run } from "../engine/run.ts";
+import { latestDeadline } from "../engine/server-clocks.ts";
 import type { Operation } from "../engine/operation.ts";
 import { opRecordKey } from "../keys.ts";
 import { lockInfo, type AcquireReply, type LockInfo } from "../lock/codec.ts";
 import type { ExtendParams, ExtendResult, LockOps } from "../lock/flavor.ts";
 import type { AcquireParams, LockRef } from "../lock/ops.ts";
 import { decodeRenewal } from "../lease/ordered-renewal.ts";
-import { deadlineOf } from "../semaphore-common/deadline.ts";
 import { queueKeys } from "../lock/calls.ts";
 import { decodeQueuedAcquire } from "./codec.ts";
 import {
@@ -90,7 +90,7 @@ async function abandon(ref: LockRef, op: Operation): Promise<boolean> {
     keys: { ...queueKeys(keys), op: opRecordKey(keys.lock, op.id) },
     args: {
       owner: ref.owner,
-      deadline: deadlineOf(ctx, op),
+      deadline: latestDeadline(ctx, op, keys.lock),
       margin: ctx.recordMarginMs,
       fenceTtlMs: ctx.fenceTtlMs,
       channelPrefix: keys.channelPrefix,

@@ -5,7 +5,7 @@ import { keepRenewing, type Renewable } from "./renewal.ts";
 
 /** Who a hold's lease events (`lost`, `renewed`) speak of, and where they go. */
 export interface HoldIdentity {
-  readonly ctx: Pick<ClientContext, "emit" | "keeper">;
+  readonly ctx: Pick<ClientContext, "emit" | "keeper" | "grantEpochs">;
   readonly name: string;
   readonly fence: number;
 }
@@ -17,10 +17,14 @@ export function holdLease(
   validMs: number,
   onLost: () => void,
 ): LeaseState {
-  return new LeaseState(id.name, sentAt, validMs, (error) => {
+  const lease = new LeaseState(id.name, sentAt, validMs, (error) => {
     id.ctx.emit({ type: "lost", name: id.name, fence: id.fence, reason: error.reason, error });
     onLost();
   });
+  // A rollback the client detects loses every hold it knows of (see quarantine/grant-epochs.ts).
+  const tracked = id.ctx.grantEpochs.track({ loseToRollback: () => lease.lose("rolled-back") });
+  lease.onEnd(() => tracked.forget());
+  return lease;
 }
 
 /**

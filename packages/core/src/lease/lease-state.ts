@@ -17,6 +17,7 @@ export class LeaseState {
   readonly #unresolved = new Set<{ readonly bound: number }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #ended = false;
+  readonly #onEnd: (() => void)[] = [];
   /** The reason to give if the deadline passes (e.g. "max-hold" once the keeper stopped on purpose). */
   deadlineReason: LeaseLossReason = "deadline";
 
@@ -100,9 +101,16 @@ export class LeaseState {
     this.#end();
   }
 
+  /** Runs `fn` once when the lease ends, lost or finished (e.g. to stop tracking it). */
+  onEnd(fn: () => void): void {
+    if (this.#ended) fn();
+    else this.#onEnd.push(fn);
+  }
+
   #end(): void {
     this.#ended = true;
     clearTimeout(this.#timer);
+    for (const fn of this.#onEnd.splice(0)) fn();
   }
 
   #arm(): void {

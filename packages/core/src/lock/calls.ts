@@ -1,6 +1,6 @@
 import { run } from "../engine/run.ts";
+import { latestDeadline } from "../engine/server-clocks.ts";
 import { decodeRenewal } from "../lease/ordered-renewal.ts";
-import { deadlineOf } from "../semaphore-common/deadline.ts";
 import type { Operation } from "../engine/operation.ts";
 import type { LockKeys } from "../keys.ts";
 import { lockInfo, decodeLockAcquire, type AcquireReply, type LockInfo } from "./codec.ts";
@@ -91,7 +91,7 @@ export async function abandonOnce(ref: LockRef, op: Operation): Promise<boolean>
     keys: { ...queueKeys(keys), op: `${keys.opPrefix}${op.id}` },
     args: {
       owner: ref.owner,
-      deadline: deadlineOf(ctx, op),
+      deadline: latestDeadline(ctx, op, keys.lock),
       margin: ctx.recordMarginMs,
       claimMs: ctx.claimWindowMs,
       fenceTtlMs: ctx.fenceTtlMs,

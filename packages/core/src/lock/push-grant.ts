@@ -101,7 +101,7 @@ function claimInBackground(
     // Let the holder enter first: starting a request takes CPU the hand-off should not wait for.
     await new Promise((resolve) => setTimeout(resolve, 0));
     try {
-      // renewHold moves the local deadline, or loses the hold when the grant is gone.
+      // The renewal moves the local deadline, or loses the hold when the grant is gone.
       await hold.renew(leaseMs);
     } catch {
       // Not applied, or unknown after the engine's retries: the grant's deadline ends the hold

@@ -2,8 +2,8 @@ import type { ClientContext } from "../config.ts";
 import { now } from "../engine/clock.ts";
 import type { Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
+import { latestDeadline } from "../engine/server-clocks.ts";
 import { renewalStatus } from "../lease/ordered-renewal.ts";
-import { deadlineOf } from "../semaphore-common/deadline.ts";
 import { lockKeys, opRecordKey, type LockKeys } from "../keys.ts";
 import { quarantineHint } from "../lock/codec.ts";
 import { busyHint } from "./codec.ts";
@@ -59,7 +59,8 @@ export function slotGroup(ctx: ClientContext, tag: string, names: readonly strin
       return { granted: { fences, reentered, versions, pttl: reply.pttl, sentAt } };
     },
     async abandon(owner, opId) {
-      const deadline = deadlineOf(ctx, pending.get(opId) ?? { id: opId, deadline: undefined });
+      const op = pending.get(opId);
+      const deadline = latestDeadline(ctx, op ?? { deadline: undefined }, keys[0]!.lock);
       await run(ctx, abandonScript, {
         what: what("abandon"),
         keys: { op: opRecordKey(keys[0]!.lock, opId), locks: perLock(4) },

@@ -148,7 +148,7 @@ export async function abandonOnce(
     },
     args: {
       waiter,
-      deadline: deadlineOf(ctx, op),
+      deadline: deadlineOf(ctx, op, keys.state),
       margin: ctx.recordMarginMs,
       claimMs: ctx.claimWindowMs,
       channelPrefix: keys.channelPrefix,

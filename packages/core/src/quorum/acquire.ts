@@ -48,7 +48,12 @@ export async function acquireQuorum(
       }
       if (opts.signal?.aborted) {
         // Granted after the caller gave up: nobody will use it.
-        await releaseEverywhere(ref, outcome.granted.token, timeoutFor(ref, opts.leaseMs));
+        await releaseEverywhere(
+          ref,
+          outcome.granted.token,
+          timeoutFor(ref, opts.leaseMs),
+          outcome.granted.deadlines,
+        );
         throw new AbortedError(`acquire quorum lock "${ref.name}"`, opts.signal.reason);
       }
       return { granted: outcome.granted };

@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import type { QuorumAnswer } from "../errors.ts";
 import { randomId } from "../ids.ts";
-import { commit, phase1, release, type Phase1Reply } from "./database.ts";
+import { acquisitionOp, commit, phase1, release, type Phase1Reply } from "./database.ts";
 import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-ref.ts";
 
 export interface QuorumGrant {
@@ -11,7 +11,12 @@ export interface QuorumGrant {
   readonly startedAt: number;
   /** lease − drift: the validity at `startedAt`. */
   readonly validMs: number;
+  /** The acquire's deadline on each database (its own clock), for the release's tombstone. */
+  readonly deadlines: AcquireDeadlines;
 }
+
+/** Per database index: the latest deadline the acquisition's copies carried there (server ms). */
+export type AcquireDeadlines = readonly (number | undefined)[];
 
 export interface QuorumFailure {
   /** busy: a majority answered and someone else holds it; unreachable: too few answered or committed; validity: granted too late. */
@@ -39,11 +44,14 @@ export async function attemptQuorum(
   const token = randomId();
   const timeoutMs = timeoutFor(ref, leaseMs);
   const startedAt = now();
-  const first = await round(ref.dbs, (db) => phase1(db, token, leaseMs, timeoutMs));
+  // One operation per database: the same id (the token), a deadline from that database's clock.
+  const ops = ref.dbs.map(() => acquisitionOp(token));
+  const deadlines = (): AcquireDeadlines => ops.map((op) => op.deadline);
+  const first = await round(ref.dbs, (db) => phase1(db, ops[db.index]!, leaseMs, timeoutMs));
   const answers = first.map((r) => answerOf(r, phase1Status));
   const granted = first.filter((r) => r.value?.status === "granted");
   if (granted.length < ref.majority) {
-    await releaseEverywhere(ref, token, timeoutMs);
+    await releaseEverywhere(ref, token, timeoutMs, deadlines());
     // A quarantined database is busy for as long as its quarantine lasts.
     const busy = first.flatMap((r) =>
       r.value?.status === "busy" || r.value?.status === "quarantined" ? [r.value.pttl] : [],
@@ -62,7 +70,7 @@ export async function attemptQuorum(
   }
   const validMs = leaseMs - driftMs(ref, leaseMs);
   const expired = () => validMs - (now() - startedAt) <= 0;
-  if (expired()) return refuse(ref, token, timeoutMs, "validity", answers);
+  if (expired()) return refuse(ref, token, timeoutMs, deadlines(), "validity", answers);
   const fence = Math.max(...granted.map((r) => (r.value as { candidate: number }).candidate));
   const second = await round(
     granted.map((r) => r.db),
@@ -73,32 +81,38 @@ export async function attemptQuorum(
   );
   const merged = answers.map((a) => byDb.get(a.database) ?? a);
   if (second.filter((r) => r.value === true).length < ref.majority)
-    return refuse(ref, token, timeoutMs, "unreachable", merged);
-  if (expired()) return refuse(ref, token, timeoutMs, "validity", merged);
-  return { granted: { token, fence, startedAt, validMs } };
+    return refuse(ref, token, timeoutMs, deadlines(), "unreachable", merged);
+  if (expired()) return refuse(ref, token, timeoutMs, deadlines(), "validity", merged);
+  return { granted: { token, fence, startedAt, validMs, deadlines: deadlines() } };
 }
 
 async function refuse(
   ref: QuorumRef,
   token: string,
   timeoutMs: number,
+  deadlines: AcquireDeadlines,
   kind: QuorumFailure["kind"],
   answers: QuorumAnswer[],
 ): Promise<{ failed: QuorumFailure }> {
-  await releaseEverywhere(ref, token, timeoutMs);
+  await releaseEverywhere(ref, token, timeoutMs, deadlines);
   return { failed: { kind, answers, pttl: 0, quarantined: false } };
 }
 
 function phase1Status(reply: Phase1Reply): QuorumAnswer["status"] {
-  return reply.status === "released" ? "not-held" : reply.status;
+  return reply.status;
 }
 
-/** Releases `token` on every database; returns the round's answers. Never throws. */
+/**
+ * Releases `token` on every database (also those that did not answer the acquire: a copy may
+ * have run, or may still), tombstoning the acquisition there; returns the round's answers.
+ * Never throws.
+ */
 export async function releaseEverywhere(
   ref: QuorumRef,
   token: string,
   timeoutMs: number,
+  deadlines: AcquireDeadlines = [],
 ): Promise<QuorumAnswer[]> {
-  const results = await round(ref.dbs, (db) => release(db, token, timeoutMs));
+  const results = await round(ref.dbs, (db) => release(db, token, deadlines[db.index], timeoutMs));
   return results.map((r) => answerOf(r, (ok) => (ok ? "released" : "not-held")));
 }

@@ -1,15 +1,23 @@
--- Phase 2 of a quorum grant: store the chosen fence on this database, if the acquisition still
--- holds the lock here. Idempotent (the counter only moves up), so it needs no operation record.
--- KEYS[1] lock hash   KEYS[2] fence counter
--- ARGV[1] token   ARGV[2] fence chosen by the client (the largest candidate of a majority)
--- ARGV[3] fence counter ttl ms
--- Returns {1} stored, {0} this database no longer holds the lock for this token
+-- Phase 2 of a quorum grant, as one operation of the protocol: store the chosen fence on this
+-- database, if the acquisition still holds the lock here. Recorded and refused past its
+-- deadline like every mutation, so a late copy after the attempt gave up applies nothing.
+-- @protocol
+-- @key lock  lock hash (see acquire.lua)
+-- @key fence  fence counter
+-- @arg token
+-- @arg fence  chosen by the client (the largest candidate of a majority)
+-- @arg fenceTtlMs  fence counter ttl ms
+-- @reply status
+--   status 1 stored, 0 this database no longer holds the lock for this token
 if redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then return {0} end
-local stored = tonumber(redis.call('GET', KEYS[2]) or '0')
-if tonumber(ARGV[2]) > stored then
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', tonumber(ARGV[3]))
-else
-  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]))
+-- The counter only moves up. While this acquisition holds the lock here nobody else commits
+-- here, so the chosen fence (above this database's own candidate) is the larger one; SET … GET
+-- saves reading it first, and the rare smaller case (a counter set ahead of the clock) puts the
+-- old value back.
+local ttl = tonumber(ARGV[3])
+local previous = redis.call('SET', KEYS[2], ARGV[2], 'PX', ttl, 'GET')
+if previous and tonumber(previous) > tonumber(ARGV[2]) then
+  redis.call('SET', KEYS[2], previous, 'PX', ttl)
 end
 redis.call('HSET', KEYS[1], 'f', ARGV[2])
 return {1}

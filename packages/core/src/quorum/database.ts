@@ -1,18 +1,16 @@
 import type { ClientContext } from "../config.ts";
 import { TransportError } from "../backend/backend.ts";
 import { now } from "../engine/clock.ts";
-import { decodeTuple } from "../engine/decode.ts";
-import { newOperation } from "../engine/operation.ts";
+import { newOperation, type Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
-import { evalScript } from "../engine/eval-script.ts";
-import type { Script } from "../engine/script.ts";
-import { quorumKeys, type QuorumKeys } from "../keys.ts";
-import { quarantineArgs, quarantineKey } from "../quarantine/quarantine.ts";
+import { opRecordKey, quorumKeys, type QuorumKeys } from "../keys.ts";
+import type { SerialQueue } from "./serial-queue.ts";
 import { acquireScript, commitScript, extendScript, releaseScript } from "./scripts.generated.ts";
 
 /** One of the quorum's independent databases, reached through its own client. */
 export interface QuorumDatabase {
   readonly index: number;
+  /** This database's client: its own server-time estimate (`clock`), so no deadline mixes clocks. */
   readonly ctx: ClientContext;
   readonly name: string;
   readonly keys: QuorumKeys;
@@ -24,64 +22,42 @@ export function quorumDatabase(index: number, ctx: ClientContext, name: string):
 
 export type Phase1Reply =
   | { readonly status: "granted"; readonly candidate: number }
-  | { readonly status: "busy" | "quarantined"; readonly pttl: number }
-  | { readonly status: "released" };
+  | { readonly status: "busy" | "quarantined"; readonly pttl: number };
 
 /**
- * Every call gets the quorum's short timeout and no retry window: a database that does not answer
- * in time is a "no" vote, and the round moves on rather than wait for it (Redlock's rule). A
- * late copy of a call is harmless: acquire is fenced by the released mark, the rest are idempotent.
+ * An acquisition's operation on one database: the id is the token (so a release can tombstone
+ * its record), the deadline this database's own (each database has its own clock).
  */
-async function call(
-  db: QuorumDatabase,
-  script: Script,
-  operation: string,
-  keys: string[],
-  args: (string | number)[],
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<unknown> {
-  const policy = { requestTimeoutMs: timeoutMs, retryWindowMs: 0 };
-  const op = `${operation} quorum db ${db.index}`;
-  return (
-    await evalScript(
-      db.ctx.backend,
-      script,
-      { operation: op, keys, args, retrySafe: true, signal },
-      policy,
-      db.ctx.emit,
-    )
-  ).reply;
+export function acquisitionOp(token: string): Operation {
+  return { id: token, deadline: undefined };
 }
 
+/**
+ * Every call runs through the engine (docs/protocol.md) with the round's timeout as its budget:
+ * its deadline is that much past this database's own server-time estimate, so no copy applies
+ * after the caller stopped waiting for it. The round does not wait past the timeout (a database
+ * that does not answer in time is a "no" vote, Redlock's rule): a call still settling its doubt
+ * finishes in the background.
+ */
 export async function phase1(
   db: QuorumDatabase,
-  token: string,
+  op: Operation,
   leaseMs: number,
   timeoutMs: number,
 ): Promise<Phase1Reply> {
-  const keys = [
-    db.keys.lock,
-    db.keys.fence,
-    db.keys.opPrefix + token,
-    quarantineKey(db.ctx, db.name),
-  ];
-  const reply = await call(
-    db,
-    acquireScript,
-    "acquire",
-    keys,
-    [token, leaseMs, db.ctx.operationRecordTtlMs, ...quarantineArgs(db.ctx)],
+  const { reply } = await within(
+    db.ctx,
+    run(db.ctx, acquireScript, {
+      what: `acquire quorum db ${db.index}`,
+      keys: { lock: db.keys.lock, fence: db.keys.fence },
+      args: { token: op.id, leaseMs },
+      op,
+      budgetMs: timeoutMs,
+    }),
     timeoutMs,
   );
-  const [status, candidate, pttl] = decodeTuple("quorum acquire", reply, 3) as [
-    number,
-    number,
-    number,
-  ];
-  if (status === 1) return { status: "granted", candidate };
-  if (status === -1) return { status: "released" };
-  return { status: status === -3 ? "quarantined" : "busy", pttl };
+  if (reply.status === 1) return { status: "granted", candidate: reply.candidate };
+  return { status: reply.status === -3 ? "quarantined" : "busy", pttl: reply.pttl };
 }
 
 export async function commit(
@@ -90,37 +66,50 @@ export async function commit(
   fence: number,
   timeoutMs: number,
 ): Promise<boolean> {
-  const reply = await call(
-    db,
-    commitScript,
-    "commit",
-    [db.keys.lock, db.keys.fence],
-    [token, String(fence), db.ctx.fenceTtlMs],
+  const { reply } = await within(
+    db.ctx,
+    run(db.ctx, commitScript, {
+      what: `commit quorum db ${db.index}`,
+      keys: { lock: db.keys.lock, fence: db.keys.fence },
+      args: { token, fence: String(fence), fenceTtlMs: db.ctx.fenceTtlMs },
+      op: newOperation(),
+      budgetMs: timeoutMs,
+    }),
     timeoutMs,
   );
-  return decodeTuple("quorum commit", reply, 1)[0] === 1;
+  return reply.status === 1;
+}
+
+/** What one hold knows of one database: the lease version it last answered, one renewal at a time. */
+export interface DatabaseLease {
+  version: number;
+  readonly renewals: SerialQueue;
 }
 
 /**
- * One renewal on one database, through the engine (docs/protocol.md): its deadline is the round's
- * timeout, so no copy applies after the caller stopped waiting for it, and its reply feeds this
- * database's own server-time estimate (each database's client keeps one). Ordered by the lease
- * version this database last answered; a stale answer is adopted and the renewal goes once more.
- * The round does not wait past the timeout: a renewal still settling its doubt finishes in the
- * background, and counts as no vote.
+ * One renewal on one database, ordered by the lease version this database last answered; a
+ * stale answer is adopted and the renewal goes once more. Queued behind the hold's previous
+ * renewal on this database (keeper and `extend` alike), so two are never in flight: one still
+ * settling in the background makes this one a "no" vote when the round's timeout comes.
  */
 export async function extend(
   db: QuorumDatabase,
   token: string,
-  hold: { version: number },
-  leaseMs: number,
-  timeoutMs: number,
+  hold: DatabaseLease,
+  renewal: {
+    readonly leaseMs: number;
+    /** The round's timeout. */
+    readonly timeoutMs: number;
+    /** The hold's local deadline (monotonic ms): no copy may apply after it. */
+    readonly until: number;
+  },
   signal?: AbortSignal,
 ): Promise<boolean> {
+  const { leaseMs, timeoutMs, until } = renewal;
   const startedAt = now();
   const renew = async (): Promise<boolean> => {
     for (let tries = 0; ; tries++) {
-      const budgetMs = Math.floor(startedAt + timeoutMs - now());
+      const budgetMs = Math.floor(Math.min(startedAt + timeoutMs, until) - now());
       if (budgetMs <= 0) throw new TransportError("no time left to renew", { ambiguous: false });
       const { reply } = await run(db.ctx, extendScript, {
         what: `extend quorum db ${db.index}`,
@@ -134,7 +123,36 @@ export async function extend(
       if (reply.status !== 2 || tries > 0) return reply.status === 1;
     }
   };
-  return within(db.ctx, renew(), timeoutMs);
+  return within(
+    db.ctx,
+    hold.renewals.run(() => renew()),
+    timeoutMs,
+  );
+}
+
+/**
+ * Releases `token` here and tombstones its acquisition (until the later of the acquire's
+ * deadline on this database, when known, and the release's own), so that no copy of the acquire
+ * still in flight can take the lock afterwards.
+ */
+export async function release(
+  db: QuorumDatabase,
+  token: string,
+  acquireDeadline: number | undefined,
+  timeoutMs: number,
+): Promise<boolean> {
+  const { reply } = await within(
+    db.ctx,
+    run(db.ctx, releaseScript, {
+      what: `release quorum db ${db.index}`,
+      keys: { lock: db.keys.lock, acquisition: opRecordKey(db.keys.lock, token) },
+      args: { token, acquireDeadline: acquireDeadline ?? 0 },
+      op: newOperation(),
+      budgetMs: timeoutMs,
+    }),
+    timeoutMs,
+  );
+  return reply.status === 1;
 }
 
 /** `work`'s result if it comes within `ms`; else a failure now, `work` tracked in the background. */
@@ -155,20 +173,4 @@ function within<T>(ctx: QuorumDatabase["ctx"], work: Promise<T>, ms: number): Pr
       },
     );
   });
-}
-
-export async function release(
-  db: QuorumDatabase,
-  token: string,
-  timeoutMs: number,
-): Promise<boolean> {
-  const reply = await call(
-    db,
-    releaseScript,
-    "release",
-    [db.keys.lock, db.keys.opPrefix + token],
-    [token, db.ctx.operationRecordTtlMs],
-    timeoutMs,
-  );
-  return decodeTuple("quorum release", reply, 1)[0] === 1;
 }

@@ -2,9 +2,10 @@ import { now } from "../engine/clock.ts";
 import { QuorumError, type QuorumAnswer } from "../errors.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
-import { releaseEverywhere } from "./attempt.ts";
-import { extend } from "./database.ts";
+import { releaseEverywhere, type AcquireDeadlines } from "./attempt.ts";
+import { extend, type DatabaseLease } from "./database.ts";
 import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-ref.ts";
+import { SerialQueue } from "./serial-queue.ts";
 import type { SerializedQuorumLease } from "./types.ts";
 
 export interface QuorumHoldInit {
@@ -15,6 +16,8 @@ export interface QuorumHoldInit {
   readonly leaseMs: number;
   readonly keepAlive: boolean;
   readonly maxHoldMs: number | undefined;
+  /** The acquire's deadline on each database, when this process made it (not for a resume). */
+  readonly deadlines?: AcquireDeadlines;
 }
 
 export type RoundOutcome = "ok" | "lost" | "unreachable";
@@ -30,8 +33,11 @@ export class QuorumHold {
   readonly fence: number;
   readonly lease: LeaseState;
   leaseMs: number;
-  /** The lease version each database last answered (a new acquisition starts at 0 everywhere). */
-  readonly versions: { version: number }[];
+  /**
+   * Per database: the lease version it last answered (a new acquisition starts at 0 everywhere),
+   * and the queue that keeps this hold's renewals there one at a time (keeper and `extend`).
+   */
+  readonly versions: DatabaseLease[];
   readonly #stop = new AbortController();
   readonly #init: QuorumHoldInit;
   #keeping: Promise<void> | undefined;
@@ -41,7 +47,7 @@ export class QuorumHold {
     this.token = init.token;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
-    this.versions = ref.dbs.map(() => ({ version: 0 }));
+    this.versions = ref.dbs.map(() => ({ version: 0, renewals: new SerialQueue() }));
     this.#init = init;
     this.lease = holdLease(this.#identity(), init.startedAt, init.validMs, () =>
       this.#stop.abort(),
@@ -64,13 +70,15 @@ export class QuorumHold {
     // While in doubt, the local deadline is no later than what this round may set (it may
     // shorten the lease); a confirmed round ends every earlier doubt (older versions).
     const doubt = this.lease.inDoubt(startedAt, leaseMs - driftMs(this.ref, leaseMs));
+    // A renewal applied after the local deadline cannot help the holder, who has let go by then:
+    // no copy may carry a deadline beyond it.
+    const until = this.lease.deadline;
     const results = await round(this.ref.dbs, (db) =>
       extend(
         db,
         this.token,
         this.versions[db.index]!,
-        leaseMs,
-        timeoutFor(this.ref, leaseMs),
+        { leaseMs, timeoutMs: timeoutFor(this.ref, leaseMs), until },
         signal,
       ),
     );
@@ -97,6 +105,7 @@ export class QuorumHold {
       this.ref,
       this.token,
       timeoutFor(this.ref, this.leaseMs),
+      this.#init.deadlines,
     );
     return { outcome: this.#tally(answers, "released"), answers };
   }

@@ -1,7 +1,7 @@
 import type { Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
 import { opRecordKey, readWriteLockKeys } from "../keys.ts";
-import { deadlineOf } from "../semaphore-common/deadline.ts";
+import { latestDeadline } from "../engine/server-clocks.ts";
 import { lockInfo, type LockInfo } from "../lock/codec.ts";
 import type { LockRef } from "../lock/ops.ts";
 import * as s from "./scripts.generated.ts";
@@ -34,7 +34,7 @@ export function abandon(script: typeof s.abandonReadScript | typeof s.abandonWri
       keys: { ...head, op: opRecordKey(k.lock, op.id) },
       args: {
         owner: ref.owner,
-        deadline: deadlineOf(ref.ctx, op),
+        deadline: latestDeadline(ref.ctx, op, k.lock),
         margin: ctx.recordMarginMs,
         fenceTtlMs: ctx.fenceTtlMs,
         channelPrefix: k.channelPrefix,

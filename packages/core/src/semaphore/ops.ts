@@ -112,7 +112,7 @@ export async function abandonOnce(
     args: {
       waiter,
       permits,
-      deadline: deadlineOf(ctx, op),
+      deadline: deadlineOf(ctx, op, keys.state),
       margin: ctx.recordMarginMs,
       claimMs: ctx.claimWindowMs,
       channelPrefix: keys.channelPrefix,

@@ -16,9 +16,9 @@ export class SlotErrorTally {
   /** `redis` as the engine would resolve it, with every error reply checked on the way. */
   wrap(redis: RedisInput): Backend {
     const inner = resolveBackend(redis);
-    const command: Backend["command"] = async (args, signal) => {
+    const tallied = async <T>(args: readonly (string | number)[], send: () => Promise<T>) => {
       try {
-        return await inner.command(args, signal);
+        return await send();
       } catch (error) {
         if (SLOT_ERROR.test(String((error as Error)?.message))) {
           this.count++;
@@ -28,10 +28,22 @@ export class SlotErrorTally {
         throw error;
       }
     };
-    // Push (REST's SSE) passes through, so waiters behave as they do unwrapped.
-    return inner.subscribe
-      ? { kind: inner.kind, command, subscribe: inner.subscribe.bind(inner) }
-      : { kind: inner.kind, command };
+    const command: Backend["command"] = (args, signal) =>
+      tallied(args, () => inner.command(args, signal));
+    // Push (REST's SSE) and the cluster's node routing (one server clock per node) pass through,
+    // so the engine behaves as it does unwrapped.
+    return {
+      kind: inner.kind,
+      command,
+      ...(inner.subscribe ? { subscribe: inner.subscribe.bind(inner) } : {}),
+      ...(inner.nodeOf ? { nodeOf: inner.nodeOf.bind(inner) } : {}),
+      ...(inner.commandAt
+        ? {
+            commandAt: (args: readonly (string | number)[], signal: AbortSignal) =>
+              tallied(args, () => inner.commandAt!(args, signal)),
+          }
+        : {}),
+    };
   }
 }
 

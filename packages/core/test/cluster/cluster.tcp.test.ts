@@ -4,8 +4,9 @@ import {
   startCluster,
   type RedisClusterProcess,
 } from "@edgelock/testkit";
-import { afterAll, beforeAll } from "vitest";
-import { resolveBackend } from "../../src/index.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, resolveBackend } from "../../src/index.ts";
+import { lockKeys } from "../../src/keys.ts";
 import { runBackendConformance } from "../conformance/backend.conformance.ts";
 import { runFairLockConformance } from "../conformance/fair-lock.conformance.ts";
 import { runInspectConformance } from "../conformance/inspect.conformance.ts";
@@ -51,6 +52,24 @@ runPermitSemaphoreConformance(target);
 runLatchConformance(target);
 runInspectConformance(target);
 runTaggedNamesSuite(target);
+
+describe("Redis Cluster, TCP: one server-time estimate per node", () => {
+  it("a client that has used every master keeps one estimate per master, each known", async () => {
+    const backend = await target.makeRedis();
+    const client = createClient({ redis: backend, prefix: "clocks" });
+    const { clocks } = client.context;
+    const nodes = new Set<string>();
+    for (let i = 0; nodes.size < 3 && i < 200; i++) {
+      const lock = client.lock(`n${i}`);
+      await (await lock.acquire({ leaseMs: 5_000 })).release();
+      nodes.add(backend.nodeOf!(lockKeys("clocks", `n${i}`).lock)!);
+    }
+    expect(nodes.size).toBe(3);
+    expect(clocks.nodes).toBe(3);
+    for (const node of nodes) expect(clocks.of(node).known).toBe(true);
+    expect(clocks.of(undefined).known).toBe(false);
+  });
+});
 declareClusterSkips();
 
 declareSlotAudit("Redis Cluster, TCP", tally, () => cluster, connect);

@@ -7,6 +7,8 @@ export interface RedisArgsOptions {
   readonly persistence: boolean;
   /** More `--name value` arguments, after ours (e.g. the cluster settings of `startCluster`). */
   readonly extra?: readonly string[] | undefined;
+  /** More environment variables for the server process (e.g. an `LD_PRELOAD` that steps its clock). */
+  readonly env?: Readonly<Record<string, string>> | undefined;
 }
 
 export const REDIS_LOG_FILE = "redis.log";

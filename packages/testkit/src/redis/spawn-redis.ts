@@ -25,7 +25,12 @@ const POLL_MS = 10;
 export async function spawnRedis(options: RedisArgsOptions): Promise<RedisServer> {
   const logFile = join(options.dir, REDIS_LOG_FILE);
   writeFileSync(logFile, "");
-  const child = spawn("redis-server", redisArgs(options), { stdio: "ignore", cwd: options.dir });
+  const env = options.env === undefined ? undefined : { ...process.env, ...options.env };
+  const child = spawn("redis-server", redisArgs(options), {
+    stdio: "ignore",
+    cwd: options.dir,
+    ...(env === undefined ? {} : { env }),
+  });
   let exitedNow = false;
   const exited = new Promise<void>((resolve) => {
     child.once("exit", () => resolve());

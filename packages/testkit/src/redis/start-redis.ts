@@ -21,6 +21,8 @@ export interface StartRedisOptions {
    * @default []
    */
   readonly args?: readonly string[];
+  /** More environment variables for the server process, used again by every `restart()`. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface RestartOptions {
@@ -54,13 +56,14 @@ const SAME_PORT_RETRY_MS = 50;
 export async function startRedis(options: StartRedisOptions = {}): Promise<RedisProcess> {
   const persistence = options.persistence ?? false;
   const extra = options.args ?? [];
+  const env = options.env;
   const dir = mkdtempSync(join(tmpdir(), "edgelock-redis-"));
   trackDir(dir);
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
-      const server = await spawnRedis({ port, dir, persistence, extra });
-      return new RedisHandle(port, dir, persistence, server, extra);
+      const server = await spawnRedis({ port, dir, persistence, extra, env });
+      return new RedisHandle(port, dir, persistence, server, extra, env);
     } catch (error) {
       if (!(error instanceof RedisStartError && error.portInUse) || attempt >= PORT_ATTEMPTS) {
         removeDir(dir);
@@ -82,6 +85,7 @@ class RedisHandle implements RedisProcess {
     readonly persistence: boolean,
     server: RedisServer,
     private readonly extra: readonly string[],
+    private readonly env: Readonly<Record<string, string>> | undefined,
   ) {
     this.url = `redis://127.0.0.1:${port}`;
     this.server = server;
@@ -130,6 +134,7 @@ class RedisHandle implements RedisProcess {
           dir: this.dir,
           persistence: this.persistence,
           extra: this.extra,
+          env: this.env,
         });
       } catch (error) {
         // Another socket may hold the port for a moment (e.g. an outgoing connection's local port).
