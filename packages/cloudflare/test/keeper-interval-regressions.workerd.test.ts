@@ -7,8 +7,9 @@ import { WORKERD_TARGET, workerdRedis } from "./workerd/upstash.ts";
 // Issue 13's finding 7 (the keeper's renewal interval ignored `extend(ms)`: a kept-alive hold
 // extended to a shorter lease was lost with no fault, reason `deadline`, and another client was
 // granted) on every kind of kept-alive hold, inside workerd. The core's regression suite covers
-// the Lock (lock-regressions.ts, run here by lock-regressions.workerd.test.ts); the keeper is the
-// same for every hold, so here the others. A kept-alive hold (default lease 6 s) is extended to
+// the Lock (lock-regressions.ts, run here by lock-regressions.workerd.test.ts), the MultiLock and
+// the permit (multi-lock-regressions.ts, semaphore-regressions.ts); every hold restarts its keeper
+// through one piece (packages/core/src/lease/hold-keeping.ts), so here every kind again. A kept-alive hold (default lease 6 s) is extended to
 // 600 ms: renewed at a third of that, it is still held 1.5 s later; renewed at a third of 6 s,
 // it would be lost after 600 ms. The interval is timer-driven, and workerd's clock advances at
 // the timers' I/O, so the test reads what the server has, not the local clock.
@@ -28,16 +29,6 @@ interface Kind {
   /** Whether the resource is free again (after the release). */
   isFree(client: EdgelockClient, name: string): Promise<boolean>;
 }
-
-/**
- * Kinds where finding 7 is still open in the core (on REST and TCP as much as here: the renewal
- * interval is re-derived on `extend(ms)` by the Lock's hold only, `LockHold.setLeaseMs` in
- * packages/core/src/lock/hold.ts; the permit's and the multi-lock's holds keep renewing at a
- * third of the first lease, so the hold is lost, reason `deadline`, and another client is
- * granted). Their case runs as `it.fails`: it passes while the defect reproduces, and turns red
- * once the core is fixed, to be moved back to `it`. Reported to the lead; not a skip.
- */
-const OPEN_IN_CORE: ReadonlySet<string> = new Set(["PermitExpirableSemaphore", "MultiLock"]);
 
 const group = (name: string) => [`{${name}}:a`, `{${name}}:b`];
 
@@ -84,8 +75,7 @@ const KINDS: readonly Kind[] = [
 
 describe(`Keeper interval regressions (issue 13, finding 7): ${WORKERD_TARGET}`, () => {
   for (const kind of KINDS) {
-    const test = OPEN_IN_CORE.has(kind.label) ? it.fails : it;
-    test(`${kind.label}: a kept-alive hold extended to a shorter lease is renewed at a third of it`, async () => {
+    it(`${kind.label}: a kept-alive hold extended to a shorter lease is renewed at a third of it`, async () => {
       const { client } = makeTestClient(workerdRedis(), { prefix: keyPrefix(), leaseMs: 6_000 });
       const held = await kind.hold(client, "f7");
       await held.extend(600);

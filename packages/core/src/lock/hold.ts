@@ -4,6 +4,7 @@ import type { LeaseState } from "../lease/lease-state.ts";
 import type { SerializedLease } from "./types.ts";
 import { opsOf } from "./flavor.ts";
 import type { LockRef } from "./ops.ts";
+import { HoldKeeping } from "../lease/hold-keeping.ts";
 import { OrderedRenewals, type RenewOutcome } from "../lease/ordered-renewal.ts";
 
 export interface HoldInit {
@@ -33,13 +34,12 @@ export class Hold {
   /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
   provisional: boolean;
   #views = 0;
-  #keeper: AbortController | undefined;
+  #keeping: HoldKeeping | undefined;
   readonly #renewals: OrderedRenewals;
   readonly #startedAt: number;
   readonly #maxHoldMs: number | undefined;
   readonly #onEnd: () => void;
   readonly #keepAlive: boolean;
-  #keeping: Promise<void> | undefined;
 
   constructor(ref: LockRef, init: HoldInit, onEnd: () => void) {
     this.ref = ref;
@@ -52,6 +52,7 @@ export class Hold {
     this.#onEnd = onEnd;
     this.#keepAlive = init.keepAlive;
     this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
+    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
     this.#renewals = new OrderedRenewals(
       this,
       ref.ctx.policy.retryWindowMs,
@@ -76,9 +77,8 @@ export class Hold {
    * Rejects with the keeper's error when it cannot take the hold.
    */
   startKeeping(): Promise<void> {
-    if (!this.#keepAlive || !this.lease.active) return Promise.resolve();
-    this.#keeping ??= this.#startKeeper();
-    return this.#keeping;
+    if (!this.#keepAlive) return Promise.resolve();
+    return this.#keeping!.start();
   }
 
   attach(): void {
@@ -103,13 +103,7 @@ export class Hold {
   setLeaseMs(ms: number): void {
     if (ms === this.leaseMs) return;
     this.leaseMs = ms;
-    if (this.#keeper !== undefined && this.lease.active) {
-      this.#keeper.abort();
-      // The keeper took this hold once; if it refuses it now, nothing renews it any more.
-      this.#keeping = this.#startKeeper().catch((error: unknown) => {
-        this.lease.lose("keeper-failed", error);
-      });
-    }
+    this.#keeping?.restart();
   }
 
   serialize(): SerializedLease {
@@ -127,12 +121,12 @@ export class Hold {
   }
 
   #close(): void {
-    this.#keeper?.abort();
+    // Runs inside the constructor when the lease had already run out: no keeper yet then.
+    this.#keeping?.stop();
     this.#onEnd();
   }
 
-  #startKeeper(): Promise<void> {
-    const stop = (this.#keeper = new AbortController());
+  #keep(stop: AbortSignal): Promise<void> {
     return keepHold(
       this.#identity(),
       {
@@ -143,7 +137,7 @@ export class Hold {
         extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
         serialize: () => this.serialize(),
       },
-      stop.signal,
+      stop,
     );
   }
 

@@ -90,7 +90,7 @@ export class HeldMultiLockView implements HeldMultiLock {
       throw new BackendError(
         `extend ${hold.ref.label} lost twice to another renewal of the same lease; the lease is as that renewal set it`,
       );
-    hold.leaseMs = ms;
+    hold.setLeaseMs(ms);
     hold.ref.ctx.emit({
       type: "renewed",
       name: hold.ref.label,

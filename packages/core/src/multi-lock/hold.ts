@@ -1,3 +1,4 @@
+import { HoldKeeping } from "../lease/hold-keeping.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import {
@@ -42,10 +43,9 @@ export class MultiHold {
   provisional: boolean;
   readonly #renewals: OrderedRenewals;
   #views = 0;
-  readonly #stop = new AbortController();
+  #keeping: HoldKeeping | undefined;
   readonly #onEnd: () => void;
   readonly #init: MultiHoldInit;
-  #keeping: Promise<void> | undefined;
 
   constructor(ref: MultiRef, init: MultiHoldInit, onEnd: () => void) {
     this.ref = ref;
@@ -58,6 +58,7 @@ export class MultiHold {
     this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>
       this.#close(),
     );
+    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
     const what = `extend multi-lock ${ref.label}`;
     this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, (p) =>
       this.#renewAll(p),
@@ -66,9 +67,8 @@ export class MultiHold {
 
   /** Hands a kept-alive hold to the keeper, once (re-entries share it); rejects with the keeper's error. */
   startKeeping(): Promise<void> {
-    if (!this.#init.keepAlive || !this.lease.active) return Promise.resolve();
-    this.#keeping ??= this.#startKeeper(this.#init.sentAt, this.#init.maxHoldMs);
-    return this.#keeping;
+    if (!this.#init.keepAlive) return Promise.resolve();
+    return this.#keeping!.start();
   }
 
   attach(): void {
@@ -165,23 +165,31 @@ export class MultiHold {
     };
   }
 
+  /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
+  setLeaseMs(ms: number): void {
+    if (ms === this.leaseMs) return;
+    this.leaseMs = ms;
+    this.#keeping?.restart();
+  }
+
   #close(): void {
-    this.#stop.abort();
+    // Runs inside the constructor when the lease had already run out: no keeper yet then.
+    this.#keeping?.stop();
     this.#onEnd();
   }
 
-  #startKeeper(startedAt: number, maxHoldMs: number | undefined): Promise<void> {
+  #keep(stop: AbortSignal): Promise<void> {
     return keepHold(
       this.#identity(),
       {
         lease: this.lease,
         leaseMs: () => this.leaseMs,
-        startedAt,
-        maxHoldMs,
+        startedAt: this.#init.sentAt,
+        maxHoldMs: this.#init.maxHoldMs,
         extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
         serialize: () => this.serialize(),
       },
-      this.#stop.signal,
+      stop,
     );
   }
 

@@ -3,6 +3,7 @@ import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
+import { HoldKeeping } from "../lease/hold-keeping.ts";
 import { OrderedRenewals } from "../lease/ordered-renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
@@ -38,9 +39,8 @@ export class HeldPermit implements Permit {
   provisional: boolean;
   readonly #renewals: OrderedRenewals;
   readonly #releaseOp: Operation = newOperation();
-  readonly #stop = new AbortController();
+  #keeping: HoldKeeping | undefined;
   readonly #init: PermitInit;
-  #keeping: Promise<void> | undefined;
   #leaseMs: number;
   #released = false;
 
@@ -53,7 +53,9 @@ export class HeldPermit implements Permit {
     this.version = init.version;
     this.provisional = init.provisional ?? false;
     const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
-    this.lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#stop.abort());
+    // Runs inside the constructor when the lease had already run out: no keeper yet then.
+    this.lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#keeping?.stop());
+    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
     const what = `extend of a permit of "${ref.name}"`;
     this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, async (p) => {
       const r = await extendOnce(ref, { ...p, permitId: this.id, version: this.version });
@@ -64,10 +66,14 @@ export class HeldPermit implements Permit {
 
   /** @internal Hands a kept-alive permit to the keeper, once; rejects with the keeper's error. */
   startKeeping(): Promise<void> {
+    if (!this.#init.keepAlive) return Promise.resolve();
+    return this.#keeping!.start();
+  }
+
+  #keep(stop: AbortSignal): Promise<void> {
     const { ctx, name } = this.#ref;
     const init = this.#init;
-    if (!init.keepAlive || !this.lease.active) return Promise.resolve();
-    this.#keeping ??= keepHold(
+    return keepHold(
       { ctx, name, fence: init.fence },
       {
         lease: this.lease,
@@ -77,9 +83,8 @@ export class HeldPermit implements Permit {
         extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
         serialize: () => this.toJSON(),
       },
-      this.#stop.signal,
+      stop,
     );
-    return this.#keeping;
   }
 
   get name(): string {
@@ -96,7 +101,7 @@ export class HeldPermit implements Permit {
     if (this.#released)
       throw new NotHeldError(this.name, `permit of "${this.name}" was already released`);
     this.#released = true;
-    this.#stop.abort();
+    this.#keeping?.stop();
     let result;
     try {
       result = await releaseOnce(this.#ref, this.id, this.#releaseOp);
@@ -130,7 +135,11 @@ export class HeldPermit implements Permit {
       );
     if (outcome === "stale")
       throw new BackendError(`extend of a permit of "${this.name}" lost to other renewals twice`);
-    this.#leaseMs = ms;
+    if (ms !== this.#leaseMs) {
+      this.#leaseMs = ms;
+      // The keeper renews at a third of the new lease from now on (finding 7).
+      this.#keeping?.restart();
+    }
     this.#ref.ctx.emit({ type: "renewed", name: this.name, fence: this.fence, leaseMs: ms });
   }
 

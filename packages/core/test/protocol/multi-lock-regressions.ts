@@ -155,5 +155,16 @@ export function runMultiLockRegressions(target: RegressionTarget): void {
       await held.release();
       for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
     });
+
+    it("finding 7: a kept-alive multi-lock extended to a shorter lease is renewed at a third of it", async () => {
+      const { client } = await make({ leaseMs: 6_000 });
+      const held = await client.multiLock(names).acquire();
+      await held.extend(600);
+      await delay(1_500);
+      expect(held.signal.aborted).toBe(false);
+      expect(await client.lock(names[0]!).tryAcquire()).toBeNull();
+      await held.release();
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
+    });
   });
 }

@@ -172,6 +172,19 @@ export function runSemaphoreRegressions(target: RegressionTarget): void {
       await permit.release();
     });
 
+    it("finding 7 (PermitExpirableSemaphore): a kept-alive permit extended to a shorter lease is renewed at a third of it", async () => {
+      const { client } = await make({ leaseMs: 6_000 });
+      const s = client.permitExpirableSemaphore("f7");
+      await s.trySetPermits(1);
+      const permit = await s.acquire();
+      await permit.extend(600);
+      await delay(1_500);
+      expect(permit.signal.aborted).toBe(false);
+      expect(await s.status()).toMatchObject({ live: 1, available: 0 });
+      await permit.release();
+      expect(await s.availablePermits()).toBe(1);
+    });
+
     for (const kind of ["Semaphore", "PermitExpirableSemaphore"] as const) {
       it(`finding 8 (${kind}): the head claims its grant inside the claim window; a later waiter never overtakes it`, async () => {
         // three clients (so each one's events are its own) on one prefix: one semaphore
