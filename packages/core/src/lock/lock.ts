@@ -4,7 +4,8 @@ import { newOperation } from "../engine/operation.ts";
 import { AcquireTimeoutError } from "../errors.ts";
 import { lockKeys } from "../keys.ts";
 import { provisionalMs } from "../lease/resumed-lease.ts";
-import { parseHoldFor } from "../serialized-hold/parse.ts";
+import { checkLockFields } from "../serialized-hold/lock-fields.ts";
+import { parseHoldFor } from "../serialized-hold/parse-for.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction } from "../validate.ts";
 import { acquireLock, resolveAcquireOptions } from "./acquire.ts";
@@ -105,11 +106,8 @@ export class Lock {
    */
   resume(lease: SerializedLease): HeldLock {
     const { ctx } = this.#ref;
-    const parsed = parseHoldFor(lease, "lease", {
-      ...opsOf(this.#ref).serializedAs,
-      prefix: ctx.prefix,
-      name: this.name,
-    });
+    const want = { ...opsOf(this.#ref).serializedAs, prefix: ctx.prefix, name: this.name };
+    const parsed = parseHoldFor(lease, "lease", want, checkLockFields);
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
     const hold = new Hold(
       ref,

@@ -4,7 +4,8 @@ import { newOperation } from "../engine/operation.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
 import { now } from "../engine/clock.ts";
 import { provisionalMs } from "../lease/resumed-lease.ts";
-import { parseHoldFor } from "../serialized-hold/parse.ts";
+import { checkPermitFields } from "../serialized-hold/kind-fields.ts";
+import { parseHoldFor } from "../serialized-hold/parse-for.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { MAX_PERMITS } from "../semaphore/acquire.ts";
 import { validateFunction, validateInteger, validateName } from "../validate.ts";
@@ -112,11 +113,12 @@ export class PermitExpirableSemaphore {
    * still reach the server after that. The same as `client.resumeHold(permit)`.
    */
   resume(permit: SerializedPermit): Permit {
-    const p = parseHoldFor(permit, "permit", {
+    const want = {
       kind: "permit-expirable-semaphore",
       prefix: this.#ref.ctx.prefix,
       name: this.name,
-    });
+    } as const;
+    const p = parseHoldFor(permit, "permit", want, checkPermitFields);
     return new HeldPermit(this.#ref, {
       id: p.id,
       fence: p.fence,

@@ -7,7 +7,8 @@ import { validateFunction, validateInteger } from "../validate.ts";
 import { acquirePermits, MAX_PERMITS } from "./acquire.ts";
 import { SemaphoreHoldView } from "./hold.ts";
 import { changeOnce, inspectOnce, type SemaphoreRef } from "./ops.ts";
-import { parseHoldFor } from "../serialized-hold/parse.ts";
+import { checkSemaphoreFields } from "../serialized-hold/kind-fields.ts";
+import { parseHoldFor } from "../serialized-hold/parse-for.ts";
 import type {
   SemaphoreAcquireOptions,
   SemaphoreHold,
@@ -113,11 +114,8 @@ export class Semaphore {
    * same as `client.resumeHold(hold)`.
    */
   resume(hold: SerializedSemaphoreHold): SemaphoreHold {
-    const h = parseHoldFor(hold, "hold", {
-      kind: "semaphore",
-      prefix: this.#ref.ctx.prefix,
-      name: this.name,
-    });
+    const want = { kind: "semaphore", prefix: this.#ref.ctx.prefix, name: this.name } as const;
+    const h = parseHoldFor(hold, "hold", want, checkSemaphoreFields);
     return new SemaphoreHoldView(this.#ref, h.permits, { id: h.releaseOp, deadline: undefined });
   }
 }
