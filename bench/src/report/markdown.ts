@@ -1,11 +1,13 @@
 import type { LockLibrary } from "../libraries/index.ts";
 import type { RoundTripOverhead } from "../net/round-trip.ts";
 import { C, R, scenarios, sectionsFor, type SuiteResults } from "../scenarios/suite.ts";
+import { REFUSED_PUSH } from "../scenarios/push-refused.ts";
 import type { Machine } from "./machine.ts";
 import type { SizeReport } from "../size/main.ts";
 import {
   contentionTable,
   overrunTable,
+  pushRefusedTable,
   scenarioTable,
   sizeTable,
   sweepTable,
@@ -54,7 +56,17 @@ ${contentionTable(main, i.overhead)}
 
 ${scenarioTable(i.results, i.overhead)}
 
-## Sweep over N (C = ${C} ms, R = ${R} ms, K = ${sizes.map((n) => `${sectionsFor(n, i.quick)}`).join("/")} for N = ${sizes.join("/")})
+${
+  i.results.pushRefused.length > 0
+    ? `## A backend that refuses push: N = ${REFUSED_PUSH.workers}, irregular sections of mean ${REFUSED_PUSH.csMs} ms, R = ${REFUSED_PUSH.rttMs} ms
+
+${pushRefusedTable(i.results.pushRefused, i.overhead)}
+
+The same edgelock client three times: the backend streams pushed grants; the backend answers \`/subscribe\` with 404 (after one round trip, through a proxy: an Upstash-compatible bridge without push); the backend offers no \`subscribe\`. A refused stream request is billed, so it is counted in requests/CS. Each worker is its own client, so each is refused once (\`push.refusedBackoffMs\`, 10 min by default, is longer than the run) and then polls like a client without push.
+
+`
+    : ""
+}## Sweep over N (C = ${C} ms, R = ${R} ms, K = ${sizes.map((n) => `${sectionsFor(n, i.quick)}`).join("/")} for N = ${sizes.join("/")})
 
 ![Efficiency against N](${i.plots.efficiency})
 

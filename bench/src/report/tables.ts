@@ -2,6 +2,7 @@ import type { RoundTripOverhead } from "../net/round-trip.ts";
 import type { ContentionResult } from "../run/contention.ts";
 import { C } from "../scenarios/suite.ts";
 import type { OverrunResult } from "../scenarios/overrun.ts";
+import type { PushRefusedResult } from "../scenarios/push-refused.ts";
 import type { SuiteResults } from "../scenarios/suite.ts";
 import type { UncontendedResult } from "../scenarios/uncontended.ts";
 
@@ -133,5 +134,38 @@ export function overrunTable(rows: readonly OverrunResult[]): string {
       ms(r.takeoverMs),
       String(r.requests),
     ]),
+  );
+}
+
+/** Push offered, refused and absent on one workload: what a refused stream costs. */
+export function pushRefusedTable(
+  rows: readonly PushRefusedResult[],
+  overhead: RoundTripOverhead,
+): string {
+  return table(
+    [
+      "library",
+      "efficiency",
+      "eff. at measured RTT",
+      "requests/CS",
+      "refused stream attempts/CS",
+      "hand-off gap p50 ms",
+      "violations",
+      "failed",
+    ],
+    rows.map(({ result: r, refusedPerCs }) => {
+      const m = r.metrics;
+      const realR = r.latency.ms + overhead.rest;
+      return [
+        r.library,
+        `**${f2(m.efficiency)}**`,
+        f2((m.throughput / 1000) * (r.workload.csMs + realR)),
+        `**${f2(r.requestsPerCs)}** ${unit(r)}`,
+        refusedPerCs.toFixed(3),
+        ms(m.gapP50),
+        String(m.violations),
+        String(m.failedAcquires),
+      ];
+    }),
   );
 }

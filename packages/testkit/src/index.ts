@@ -30,6 +30,7 @@ export {
 export {
   startPushRefusingProxy,
   type PushRefusingProxy,
+  type PushRefusingProxyOptions,
   type SubscribeAnswer,
 } from "./push-refusing-proxy.ts";
 export { startRestFront, type RestFront, type RestFrontOptions } from "./rest-front.ts";

@@ -28,9 +28,15 @@ export interface PushRefusingProxy {
   close(): Promise<void>;
 }
 
+export interface PushRefusingProxyOptions {
+  /** How long a stream request waits for its refusal, ms (a round trip, for a benchmark). @default 0 */
+  readonly refusalDelayMs?: () => number;
+}
+
 export async function startPushRefusingProxy(
   upstreamUrl: string,
   answer: SubscribeAnswer = 404,
+  options: PushRefusingProxyOptions = {},
 ): Promise<PushRefusingProxy> {
   const upstream = new URL(upstreamUrl);
   const counts = { refused: 0, forwarded: 0, commands: 0 };
@@ -40,13 +46,19 @@ export async function startPushRefusingProxy(
     if (stream && state.answer !== "forward") {
       counts.refused++;
       req.resume();
-      if (state.answer === "json") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ result: "OK" }));
-      } else {
-        res.writeHead(state.answer, { "content-type": "text/plain" });
-        res.end("Not Found");
-      }
+      const refusal = state.answer;
+      const reply = () => {
+        if (refusal === "json") {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ result: "OK" }));
+        } else {
+          res.writeHead(refusal, { "content-type": "text/plain" });
+          res.end("Not Found");
+        }
+      };
+      const delay = options.refusalDelayMs?.() ?? 0;
+      if (delay > 0) setTimeout(reply, delay);
+      else reply();
       return;
     }
     if (stream) counts.forwarded++;
