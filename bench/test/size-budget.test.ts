@@ -5,15 +5,32 @@ import { SIZE_ENTRIES } from "../src/size/entries.ts";
 import { measureEntry } from "../src/size/measure.ts";
 
 const root = resolve(import.meta.dirname, "../..");
+const entry = (name: string) => SIZE_ENTRIES.find((e) => e.name.startsWith(name))!;
 
 describe("check:sizes", () => {
   it("fails an entry over its budget and passes one within it", async () => {
-    const entry = SIZE_ENTRIES[0]!;
-    const measured = await measureEntry(entry, root);
+    const lockOnly = entry("Lock-only");
+    const measured = await measureEntry(lockOnly, root);
     expect(measured.gzipped).toBeGreaterThan(1024);
-    const within = judge([measured], [{ ...entry, budget: measured.gzipped }]);
-    expect(within[0]!.over).toBe(false);
-    const over = judge([measured], [{ ...entry, budget: measured.gzipped - 1 }]);
-    expect(over[0]!.over).toBe(true);
+    expect(judge([measured], [{ ...lockOnly, budget: measured.gzipped }])[0]!.over).toBe(false);
+    expect(judge([measured], [{ ...lockOnly, budget: measured.gzipped - 1 }])[0]!.over).toBe(true);
+  });
+
+  it("a Worker passing { url, token } ships no TCP, cluster or other primitives' code", async () => {
+    for (const name of ["Lock-only", "Lock + waitUntil", "createClient"]) {
+      const { files } = await measureEntry(entry(name), root);
+      expect(files).toContain("core/src/backend/upstash-rest.ts");
+      expect(files).toContain("core/src/backend/tcp-backends.edge.ts");
+      for (const tcp of [
+        "core/src/backend/node-redis.ts",
+        "core/src/backend/node-redis-cluster.ts",
+        "core/src/backend/tcp-backends.ts",
+      ])
+        expect(files).not.toContain(tcp);
+      expect(files.some((f) => f.startsWith("redis-cluster-routing/"))).toBe(false);
+      if (name !== "createClient")
+        for (const other of ["semaphore", "permit-semaphore", "fair-lock", "multi-lock", "latch"])
+          expect(files.some((f) => f.startsWith(`core/src/${other}/`))).toBe(false);
+    }
   });
 });

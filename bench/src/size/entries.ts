@@ -25,7 +25,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 18.5 * KB,
+    budget: 17.75 * KB,
     goal: 10 * KB,
   },
   {
@@ -41,7 +41,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 19.25 * KB,
+    budget: 18.5 * KB,
     goal: 11 * KB,
   },
   {
@@ -66,7 +66,7 @@ export default {
     return new Response("ok");
   },
 };`,
-    budget: 34 * KB,
+    budget: 33.25 * KB,
     goal: 24 * KB,
   },
 ];

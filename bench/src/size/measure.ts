@@ -15,6 +15,8 @@ export interface SizeMeasure {
   readonly gzipped: number;
   /** Minified bytes per module, largest first. */
   readonly modules: readonly ModuleShare[];
+  /** Every source file with bytes in the bundle, relative to `packages/`. */
+  readonly files: readonly string[];
 }
 
 /**
@@ -55,6 +57,9 @@ export async function measureEntry(entry: SizeEntry, root: string): Promise<Size
     entry: entry.name,
     minified: code.length,
     gzipped: gzipSync(code, { level: 9 }).length,
+    files: inputs
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([file]) => file.replace(/^.*packages\//, "")),
     modules: [...groups]
       .map(([module, minified]) => ({ module, minified }))
       .filter((m) => m.minified > 0)
