@@ -9,6 +9,7 @@ import {
   overrunTable,
   pushRefusedTable,
   scenarioTable,
+  moduleSizeTable,
   sizeTable,
   sweepTable,
   table,
@@ -94,11 +95,15 @@ Every library lets the second worker in once the lease is gone — that is what 
 `
     : ""
 }
-## Bundle size (esbuild, minified, ESM, without \`@upstash/redis\`)
+## Bundle size (esbuild as wrangler runs it, minified, ESM, without \`@upstash/redis\`)
 
 ${sizeTable(i.sizes)}
 
-"Lock via createClient" is what a Worker using only the Lock ships through the main entry (the client object names every primitive, so all of them stay in); "Lock via @edgelock/core/lock" is the Lock-only entry (\`createLockClient\`), which leaves the other primitives out. About a third of the Lock-only bundle is its Lua source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback.
+Three Workers passing \`{ url, token }\` (\`bench/src/size/entries.ts\`): the Lock through the Lock-only entry (\`createLockClient\` from \`@edgelock/core/lock\`); the same with \`waitUntilKeeper\` from \`@edgelock/cloudflare\`; \`createClient\` using every primitive. Bundled under the \`workerd\` condition, where \`#tcp-backends\` leaves the node-redis and cluster adapters out. \`pnpm check:sizes\` (a stage of \`pnpm test\`) fails when one exceeds its budget. Per module (minified; gzip share estimated in proportion):
+
+${moduleSizeTable(i.sizes)}
+
+"Lua" is the scripts' source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback; the Lua scripts share (includes, prologues, epilogues) is in the bundle once (\`common/parts.generated.ts\`).
 
 ## Libraries and settings
 

@@ -72,7 +72,7 @@ function moduleOf(file: string): string {
   const m = /packages\/([^/]+)\/src\/(.*)$/.exec(file);
   if (!m) return file === "<stdin>" ? "Worker code" : file;
   const [, pkgName, rest] = m as unknown as [string, string, string];
-  if (rest.endsWith("scripts.generated.ts")) return `${pkgName}: Lua`;
+  if (rest.endsWith(".generated.ts")) return `${pkgName}: Lua`;
   const folder = rest.includes("/") ? rest.slice(0, rest.indexOf("/")) : "(top)";
   return `${pkgName}/${folder}`;
 }
