@@ -145,6 +145,18 @@ describe("a backend that refuses push is not asked again for push.refusedBackoff
     await waiting.client.settled();
   });
 
+  it("a 503 is a broken stream, not a refusal: the next wait asks again", async () => {
+    const p = await proxy(503);
+    const prefix = keyPrefix();
+    const waiting = clientVia(p, prefix);
+    await contendedRound(waiting, prefix, "unavailable");
+    const first = p.refused;
+    expect(first).toBeGreaterThan(0);
+    await contendedRound(waiting, prefix, "unavailable");
+    expect(p.refused).toBeGreaterThan(first);
+    await waiting.client.settled();
+  });
+
   it("validates push.refusedBackoffMs, naming it, and documents its default", () => {
     const redis = { url: harness().restUrl, token: harness().restToken };
     expect(() => createClient({ redis, push: { refusedBackoffMs: -1 } })).toThrow(
