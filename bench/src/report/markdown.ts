@@ -103,7 +103,7 @@ Three Workers passing \`{ url, token }\` (\`bench/src/size/entries.ts\`): the Lo
 
 ${moduleSizeTable(i.sizes)}
 
-"Lua" is the scripts' source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback; the Lua scripts share (includes, prologues, epilogues) is in the bundle once (\`common/parts.generated.ts\`).
+"Lua" is the scripts' source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback; the Lua that scripts share (includes, prologues, epilogues) is in the bundle once (\`common/parts.generated.ts\`).
 
 ## Libraries and settings
 
