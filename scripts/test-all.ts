@@ -1,5 +1,6 @@
 // pnpm test — everything CI checks, in order, stopping at the first stage that fails: the
-// install (a workspace cycle or a stale lockfile fails it), typecheck, lint, build, publint, the
+// install (a workspace cycle or a stale lockfile fails it), typecheck, lint, build, the Worker
+// bundle budgets, publint, the
 // doc-snippet check, the packed-tarball/example/guide runs, then the whole vitest suite. Prints
 // each stage's wall time, then, as the very last line, the suite's `N passed, N failed`.
 //
@@ -27,6 +28,8 @@ const STAGES: readonly Stage[] = [
   { name: "typecheck", command: ["pnpm", "run", "typecheck"] },
   { name: "lint", command: ["pnpm", "run", "lint"] },
   { name: "build", command: ["pnpm", "run", "build"] },
+  // Worker bundles within their budgets (bench/src/size/entries.ts): a size regression fails CI.
+  { name: "check:sizes", command: ["pnpm", "run", "check:sizes"] },
   { name: "publint", command: ["pnpm", "run", "publint"] },
   { name: "check:docs", command: ["pnpm", "run", "check:docs"] },
   { name: "check:packs", command: ["pnpm", "run", "check:packs"] },

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [--quick] [--only <name>]`: the contention benchmark. Starts Redis and the network
+ * `pnpm bench [--quick] [--only <name>] [--push-refused]`: the contention benchmark. Starts Redis and the network
  * process, runs every scenario for every library, writes BENCHMARKS.md and its plots.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -13,6 +13,8 @@ import { describeMachine } from "./report/machine.ts";
 import { renderReport } from "./report/markdown.ts";
 import { sweepPlots } from "./report/plots.ts";
 import { R, runSuite } from "./scenarios/suite.ts";
+import { REFUSED_PUSH, runPushRefused } from "./scenarios/push-refused.ts";
+import { pushRefusedTable } from "./report/tables.ts";
 import { measureSizes } from "./size/main.ts";
 
 const args = process.argv.slice(2);
@@ -27,6 +29,16 @@ const machine = describeMachine();
 const started = performance.now();
 const libraries = LIBRARIES.filter((l) => only === undefined || l.name.includes(only));
 const network = await startNetwork();
+if (args.includes("--push-refused")) {
+  // Only the refused-push scenario, printed (BENCHMARKS.md untouched): a quick look at its figures.
+  try {
+    const overhead = await measureOverhead(network, REFUSED_PUSH.rttMs);
+    console.log(pushRefusedTable(await runPushRefused(network, quick, quick ? 1 : 2), overhead));
+  } finally {
+    await network.close();
+  }
+  process.exit(0);
+}
 try {
   const before = await measureOverhead(network, R);
   const results = await runSuite(network, libraries, { quick, log: (line) => console.log(line) });

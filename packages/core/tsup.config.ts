@@ -1,7 +1,16 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/lock-entry.ts", "src/serialized-hold-entry.ts"],
+  entry: {
+    index: "src/index.ts",
+    "lock-entry": "src/lock-entry.ts",
+    "serialized-hold-entry": "src/serialized-hold-entry.ts",
+    // `#tcp-backends` (package.json `imports`): the TCP adapters, and the edge build without them.
+    "tcp-backends": "src/backend/tcp-backends.ts",
+    "tcp-backends.edge": "src/backend/tcp-backends.edge.ts",
+  },
+  // Resolved by whoever bundles or runs the package, under their runtime's conditions.
+  external: ["#tcp-backends"],
   format: ["esm"],
   dts: true,
   clean: true,

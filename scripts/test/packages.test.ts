@@ -134,10 +134,12 @@ describe.each(PUBLIC)("%s, packed", (name) => {
     expect(m.scripts, "scripts build sources the tarball lacks").toBe(undefined);
   });
 
-  it("exports, types and bin point at files in the tarball", () => {
+  it("exports, imports, types and bin point at files in the tarball", () => {
     const m = pack().manifest;
     const targets = [
       ...exportTargets(m["exports"]),
+      // `#tcp-backends` and the like: resolved by the user's bundler under its conditions.
+      ...exportTargets(m["imports"]),
       ...Object.values(typeof m["bin"] === "object" && m["bin"] !== null ? m["bin"] : {}),
       ...(["main", "module", "types"] as const)
         .map((field) => m[field])

@@ -12,16 +12,23 @@ import type { LibraryEnv, LockLibrary, LockWorker } from "./types.ts";
  * edgelock over Upstash REST, each worker its own client (as its own invocation). `push`: the
  * REST backend's `/subscribe` stream, with each pushed line delayed by the one-way trip (the
  * rest-server streams published messages at once and injects latency only around requests).
- * Without push the backend offers no `subscribe`, so waiters only poll.
+ * `polling`: the backend offers no `subscribe`, so waiters only poll. `refused`: the backend
+ * offers `/subscribe` but answers it 404 (through `refusingUrl`, a proxy that refuses it after
+ * one round trip), as an Upstash-compatible bridge without push does; commands go as for the
+ * others.
  */
-export function edgelockLibrary(mode: "push" | "polling"): LockLibrary {
+export function edgelockLibrary(
+  mode: "push" | "polling" | "refused",
+  refusingUrl?: () => string,
+): LockLibrary {
   return {
-    name: `edgelock (${mode})`,
+    name: mode === "refused" ? "edgelock (push refused: 404)" : `edgelock (${mode})`,
     transport: "rest",
-    settings:
-      mode === "push"
-        ? "defaults: just-in-time polling + SSE push, claim window 2 s"
-        : "defaults without push (the backend offers no subscribe)",
+    settings: {
+      push: "defaults: just-in-time polling + SSE push, claim window 2 s",
+      polling: "defaults without push (the backend offers no subscribe)",
+      refused: "defaults; the backend answers /subscribe with 404 after R",
+    }[mode],
     async worker(env) {
       const rest = upstashRestBackend(env.rest);
       const backend: Backend = {
@@ -31,6 +38,11 @@ export function edgelockLibrary(mode: "push" | "polling"): LockLibrary {
       if (mode === "push") {
         backend.subscribe = (channel, signal) =>
           delayedLines(rest.subscribe!(channel, signal), env.oneWayMs, signal);
+      }
+      if (mode === "refused") {
+        if (refusingUrl === undefined) throw new Error("edgelock (refused) needs a refusing URL");
+        const refusing = upstashRestBackend({ url: refusingUrl(), token: env.rest.token });
+        backend.subscribe = (channel, signal) => refusing.subscribe!(channel, signal);
       }
       const client = createClient(
         process.env["BENCH_TRACE"] ? { redis: backend, wait: tracing } : { redis: backend },

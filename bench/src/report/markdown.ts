@@ -1,12 +1,15 @@
 import type { LockLibrary } from "../libraries/index.ts";
 import type { RoundTripOverhead } from "../net/round-trip.ts";
 import { C, R, scenarios, sectionsFor, type SuiteResults } from "../scenarios/suite.ts";
+import { REFUSED_PUSH } from "../scenarios/push-refused.ts";
 import type { Machine } from "./machine.ts";
 import type { SizeReport } from "../size/main.ts";
 import {
   contentionTable,
   overrunTable,
+  pushRefusedTable,
   scenarioTable,
+  moduleSizeTable,
   sizeTable,
   sweepTable,
   table,
@@ -54,7 +57,17 @@ ${contentionTable(main, i.overhead)}
 
 ${scenarioTable(i.results, i.overhead)}
 
-## Sweep over N (C = ${C} ms, R = ${R} ms, K = ${sizes.map((n) => `${sectionsFor(n, i.quick)}`).join("/")} for N = ${sizes.join("/")})
+${
+  i.results.pushRefused.length > 0
+    ? `## A backend that refuses push: N = ${REFUSED_PUSH.workers}, irregular sections of mean ${REFUSED_PUSH.csMs} ms, R = ${REFUSED_PUSH.rttMs} ms
+
+${pushRefusedTable(i.results.pushRefused, i.overhead)}
+
+The same edgelock client three times: the backend streams pushed grants; the backend answers \`/subscribe\` with 404 (after one round trip, through a proxy: an Upstash-compatible bridge without push); the backend offers no \`subscribe\`. A refused stream request is billed, so it is counted in requests/CS. Each worker is its own client, so each is refused once (\`push.refusedBackoffMs\`, 10 min by default, is longer than the run) and then polls like a client without push.
+
+`
+    : ""
+}## Sweep over N (C = ${C} ms, R = ${R} ms, K = ${sizes.map((n) => `${sectionsFor(n, i.quick)}`).join("/")} for N = ${sizes.join("/")})
 
 ![Efficiency against N](${i.plots.efficiency})
 
@@ -82,11 +95,15 @@ Every library lets the second worker in once the lease is gone — that is what 
 `
     : ""
 }
-## Bundle size (esbuild, minified, ESM, without \`@upstash/redis\`)
+## Bundle size (esbuild as wrangler runs it, minified, ESM, without \`@upstash/redis\`)
 
 ${sizeTable(i.sizes)}
 
-"Lock via createClient" is what a Worker using only the Lock ships through the main entry (the client object names every primitive, so all of them stay in); "Lock via @edgelock/core/lock" is the Lock-only entry (\`createLockClient\`), which leaves the other primitives out. About a third of the Lock-only bundle is its Lua source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback.
+Three Workers passing \`{ url, token }\` (\`bench/src/size/entries.ts\`): the Lock through the Lock-only entry (\`createLockClient\` from \`@edgelock/core/lock\`); the same with \`waitUntilKeeper\` from \`@edgelock/cloudflare\`; \`createClient\` using every primitive. Bundled under the \`workerd\` condition, where \`#tcp-backends\` leaves the node-redis and cluster adapters out. \`pnpm check:sizes\` (a stage of \`pnpm test\`) fails when one exceeds its budget. Per module (minified; gzip share estimated in proportion):
+
+${moduleSizeTable(i.sizes)}
+
+"Lua" is the scripts' source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback; the Lua that scripts share (includes, prologues, epilogues) is in the bundle once (\`common/parts.generated.ts\`).
 
 ## Libraries and settings
 

@@ -2,6 +2,8 @@ import type { RoundTripOverhead } from "../net/round-trip.ts";
 import type { ContentionResult } from "../run/contention.ts";
 import { C } from "../scenarios/suite.ts";
 import type { OverrunResult } from "../scenarios/overrun.ts";
+import type { PushRefusedResult } from "../scenarios/push-refused.ts";
+import type { SizeReport } from "../size/main.ts";
 import type { SuiteResults } from "../scenarios/suite.ts";
 import type { UncontendedResult } from "../scenarios/uncontended.ts";
 
@@ -104,15 +106,34 @@ export function uncontendedTable(rows: readonly UncontendedResult[], rttMs: numb
   );
 }
 
-export function sizeTable(
-  rows: readonly { entry: string; minified: number; gzipped: number }[],
-): string {
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Each Worker's bundle against its budget and issue 14's goal. */
+export function sizeTable(rows: readonly SizeReport[]): string {
   return table(
-    ["bundle", "minified", "min + gzip"],
-    rows.map((r) => [
-      r.entry,
-      `${(r.minified / 1024).toFixed(1)} KB`,
-      `**${(r.gzipped / 1024).toFixed(1)} KB**`,
+    ["Worker", "minified", "min + gzip", "budget (check:sizes)", "goal"],
+    rows.map((r) => [r.entry, kb(r.minified), `**${kb(r.gzipped)}**`, kb(r.budget), kb(r.goal)]),
+  );
+}
+
+/**
+ * Minified bytes each module puts in each Worker's bundle, and its share of the gzipped size
+ * (estimated in proportion to its minified bytes: gzip does not split by module).
+ */
+export function moduleSizeTable(rows: readonly SizeReport[]): string {
+  const modules = [...new Set(rows.flatMap((r) => r.modules.map((m) => m.module)))];
+  const bytes = (r: SizeReport, module: string) =>
+    r.modules.find((m) => m.module === module)?.minified ?? 0;
+  const total = (module: string) => rows.reduce((n, r) => n + bytes(r, module), 0);
+  modules.sort((a, b) => total(b) - total(a));
+  return table(
+    ["module", ...rows.map((r) => r.entry)],
+    modules.map((module) => [
+      module,
+      ...rows.map((r) => {
+        const b = bytes(r, module);
+        return b === 0 ? "—" : `${kb(b)} (~${kb((b / r.minified) * r.gzipped)} gz)`;
+      }),
     ]),
   );
 }
@@ -133,5 +154,38 @@ export function overrunTable(rows: readonly OverrunResult[]): string {
       ms(r.takeoverMs),
       String(r.requests),
     ]),
+  );
+}
+
+/** Push offered, refused and absent on one workload: what a refused stream costs. */
+export function pushRefusedTable(
+  rows: readonly PushRefusedResult[],
+  overhead: RoundTripOverhead,
+): string {
+  return table(
+    [
+      "library",
+      "efficiency",
+      "eff. at measured RTT",
+      "requests/CS",
+      "refused stream attempts/CS",
+      "hand-off gap p50 ms",
+      "violations",
+      "failed",
+    ],
+    rows.map(({ result: r, refusedPerCs }) => {
+      const m = r.metrics;
+      const realR = r.latency.ms + overhead.rest;
+      return [
+        r.library,
+        `**${f2(m.efficiency)}**`,
+        f2((m.throughput / 1000) * (r.workload.csMs + realR)),
+        `**${f2(r.requestsPerCs)}** ${unit(r)}`,
+        refusedPerCs.toFixed(3),
+        ms(m.gapP50),
+        String(m.violations),
+        String(m.failedAcquires),
+      ];
+    }),
   );
 }

@@ -9,6 +9,7 @@ import {
 } from "../run/contention.ts";
 import type { Workload } from "../run/workload.ts";
 import { runOverrun, type OverrunResult } from "./overrun.ts";
+import { runPushRefused, type PushRefusedResult } from "./push-refused.ts";
 import { runUncontended, type UncontendedResult } from "./uncontended.ts";
 
 export interface SuiteOptions {
@@ -23,6 +24,8 @@ export interface SuiteResults {
   /** N → results, at R = 20 ms. */
   readonly sweep: Map<number, ContentionResult[]>;
   readonly overrun: OverrunResult[];
+  /** Push offered, refused (404) and absent, on issue 14's irregular N = 12 workload. */
+  pushRefused: PushRefusedResult[];
 }
 
 export const R = 20;
@@ -89,7 +92,13 @@ export async function runSuite(
   libraries: readonly LockLibrary[],
   o: SuiteOptions,
 ): Promise<SuiteResults> {
-  const results: SuiteResults = { uncontended: [], contention: {}, sweep: new Map(), overrun: [] };
+  const results: SuiteResults = {
+    uncontended: [],
+    contention: {},
+    sweep: new Map(),
+    overrun: [],
+    pushRefused: [],
+  };
   const passes = o.quick ? 1 : 2;
   for (const lib of libraries) {
     results.uncontended.push(await runUncontended(network, lib, R));
@@ -111,6 +120,13 @@ export async function runSuite(
     for (const r of row)
       o.log(
         `${s.label.padEnd(30)} ${r.library.padEnd(24)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} violations ${r.metrics.violations}`,
+      );
+  }
+  if (libraries.some((l) => l.name.startsWith("edgelock"))) {
+    results.pushRefused = await runPushRefused(network, o.quick, passes);
+    for (const { result: r, refusedPerCs } of results.pushRefused)
+      o.log(
+        `push refused N=12 ${r.library.padEnd(28)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} refused/CS ${refusedPerCs.toFixed(3)} violations ${r.metrics.violations}`,
       );
   }
   for (const n of sweepSizes(o.quick)) {

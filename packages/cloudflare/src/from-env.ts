@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@edgelock/core";
+import { InvalidArgumentError } from "@edgelock/core/lock";
 import type { DurableObjectNamespaceLike } from "./cf-types.ts";
 import { bindingTransport } from "./client/binding-transport.ts";
 import { httpTransport } from "./client/http-transport.ts";

@@ -1,4 +1,4 @@
-import type { SerializedLease } from "@edgelock/core";
+import type { SerializedLease } from "@edgelock/core/lock";
 
 /**
  * The wire protocol between a lease holder and the Durable Object keeper. One object per lease;

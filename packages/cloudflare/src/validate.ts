@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@edgelock/core";
+import { InvalidArgumentError } from "@edgelock/core/lock";
 
 /** An integer number of milliseconds ≥ `min`; the message names the argument and the unit. */
 export function checkMs(argument: string, value: unknown, min = 1): number {

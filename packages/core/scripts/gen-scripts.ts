@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync, existsSync, statSync } from "node:fs";
-import { dirname, join, resolve, basename } from "node:path";
+import { dirname, join, relative, resolve, basename } from "node:path";
 
 const root = resolve(import.meta.dirname, "../src");
 const check = process.argv.includes("--check");
@@ -35,6 +35,66 @@ export function expand(file: string, seen: string[] = []): string {
 export function compact(source: string): string {
   const lines = source.split("\n").map((line) => withoutComment(line).trim());
   return `${lines.filter((line) => line.length > 0).join("\n")}\n`;
+}
+
+/** `compact` of a piece of a script: its kept lines, each ending in a newline ("" when none). */
+function compactPiece(source: string): string {
+  return source
+    .split("\n")
+    .map((line) => withoutComment(line).trim())
+    .filter((line) => line.length > 0)
+    .map((line) => `${line}\n`)
+    .join("");
+}
+
+/**
+ * A script as pieces: its own lines, and the shared Lua it includes (a file under `src/`, by
+ * path), which the generated code takes from `common/parts.generated.ts` instead of repeating it
+ * in every script's string. Joined, the pieces are exactly `compact` of the whole script, so
+ * the SHA1 and what Redis runs do not change; a bundle holds each shared piece once.
+ */
+type Piece = { readonly text: string } | { readonly part: string };
+
+function piecesOf(file: string): Piece[] {
+  const pieces: Piece[] = [];
+  let text: string[] = [];
+  const flush = () => {
+    if (text.length > 0) pieces.push({ text: text.join("\n") });
+    text = [];
+  };
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const m = /^--\s*@include\s+(\S+)\s*$/.exec(line);
+    if (!m) {
+      text.push(line);
+      continue;
+    }
+    flush();
+    pieces.push({ part: resolve(dirname(file), m[1]!) });
+  }
+  flush();
+  return pieces;
+}
+
+/** The body's pieces inside the common prologue and epilogue (see `wrap`). */
+function wrappedPieces(file: string, manifest: Manifest): Piece[] {
+  const kind = manifest.protocol ? "protocol" : "reply";
+  return [
+    { part: join(root, "common", `${kind}-prologue.lua`) },
+    { text: "local __answer = (function()" },
+    ...piecesOf(file),
+    { text: "end)()" },
+    { part: join(root, "common", `${kind}-epilogue.lua`) },
+  ];
+}
+
+/** `common/fence.lua` → `luaCommonFence`; `lock/_grant-head.lua` → `luaLockGrantHead`. */
+function partName(path: string): string {
+  const rel = path.slice(root.length + 1).replace(/\.lua$/, "");
+  return `lua${rel
+    .split(/[/_-]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("")}`;
 }
 
 /** The line up to a `--` that is not inside a string literal (no script uses long brackets). */
@@ -127,6 +187,40 @@ for (const file of walk(root).filter(
 }
 
 let stale = 0;
+/** Shared Lua pieces, by file: their compact text, emitted once in `common/parts.generated.ts`. */
+const parts = new Map<string, string>();
+const partsFile = join(root, "common", "parts.generated.ts");
+
+/** The TypeScript expression of a script's source: its pieces joined, shared ones by name. */
+function sourceExpression(pieces: Piece[], whole: string, from: string): [string, Set<string>] {
+  const used = new Set<string>();
+  const terms: string[] = [];
+  let joined = "";
+  let literal = "";
+  const flush = () => {
+    if (literal !== "") terms.push(JSON.stringify(literal));
+    literal = "";
+  };
+  for (const piece of pieces) {
+    if ("text" in piece) {
+      const text = compactPiece(piece.text);
+      literal += text;
+      joined += text;
+      continue;
+    }
+    const text = compactPiece(expand(piece.part));
+    if (text === "") continue;
+    flush();
+    parts.set(piece.part, text);
+    used.add(partName(piece.part));
+    terms.push(partName(piece.part));
+    joined += text;
+  }
+  flush();
+  if (joined !== whole) throw new Error(`pieces of ${from} do not join into its compact source`);
+  return [terms.join(" + "), used];
+}
+
 for (const [dir, files] of byDir) {
   const manifests = files.map((file) => manifestOf(readFileSync(file, "utf8")));
   const out = [
@@ -139,18 +233,25 @@ for (const [dir, files] of byDir) {
       : []),
     "",
   ];
+  const imported = new Set<string>();
   for (const file of files.sort()) {
     const manifest = manifestOf(readFileSync(file, "utf8"));
     const expanded = expand(file);
     const source = compact(manifest ? wrap(expanded, manifest) : expanded);
     const sha = createHash("sha1").update(source).digest("hex");
+    const [expression, used] = sourceExpression(
+      manifest ? wrappedPieces(file, manifest) : piecesOf(file),
+      source,
+      file,
+    );
+    used.forEach((name) => imported.add(name));
     const id = camel(basename(file, ".lua"));
     // Widened to string under a manifest, so compile errors show the slots, not the source.
     const widen = manifest ? " as string" : "";
     const head = [
       `  name: ${JSON.stringify(basename(file, ".lua"))},`,
       `  sha: "${sha}"${widen},`,
-      `  source: ${JSON.stringify(source)}${widen},`,
+      `  source: ${widen ? `(${expression})${widen}` : expression},`,
     ];
     if (manifest === undefined) {
       out.push(`export const ${id}Script: Script = {`, ...head, "};", "");
@@ -168,8 +269,25 @@ for (const [dir, files] of byDir) {
       "",
     );
   }
-  const target = join(dir, "scripts.generated.ts");
-  const text = out.join("\n");
+  if (imported.size > 0) {
+    const from = relative(dir, partsFile).replace(/^(?!\.)/, "./");
+    out.splice(1, 0, `import { ${[...imported].sort().join(", ")} } from "${from}";`);
+  }
+  emit(join(dir, "scripts.generated.ts"), out.join("\n"));
+}
+
+const partLines = [
+  "// Generated by scripts/gen-scripts.ts: the Lua that scripts share (includes, prologues,",
+  "// epilogues), compact, once; each script's source joins them with its own lines. Do not edit.",
+  "",
+  ...[...parts]
+    .map(([path, text]) => [partName(path), text] as const)
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .flatMap(([name, text]) => [`export const ${name} = ${JSON.stringify(text)};`, ""]),
+];
+emit(partsFile, partLines.join("\n"));
+
+function emit(target: string, text: string): void {
   if (check) {
     if (!existsSync(target) || readFileSync(target, "utf8") !== text) {
       console.error(`stale: ${target} (run pnpm gen:scripts)`);

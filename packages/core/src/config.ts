@@ -76,8 +76,22 @@ export interface ClientOptions {
   readonly quarantineScope?: QuarantineScope;
   /** How long the sentinel outlives the last grant; an idle data set is quarantined once after it. @default 1_209_600_000 (14 days) */
   readonly sentinelTtlMs?: number;
+  /** Push: how waiters use the backend's `/subscribe` stream (REST backends). */
+  readonly push?: PushOptions;
   /** Observability hook; never allowed to break an operation. */
   readonly onEvent?: (event: LockEvent) => void;
+}
+
+/** Options of push (`createClient({ push })`). Times are integer milliseconds. */
+export interface PushOptions {
+  /**
+   * How long the client stops asking for a stream once the backend refused one (HTTP 400, 404,
+   * 405 or 501 on `/subscribe`, or an answer that is not an event stream: a backend without
+   * push). Meanwhile waiters only poll and no request goes to `/subscribe`; then one stream
+   * asks again, and a stream that goes live clears the memory. Per client.
+   * @default 600_000 (10 min)
+   */
+  readonly refusedBackoffMs?: number;
 }
 
 export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
@@ -89,6 +103,7 @@ export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
   clockErrorMs: 1_000,
   fenceTtlMs: 604_800_000,
   statsTtlMs: 3_600_000,
+  push: Object.freeze({ refusedBackoffMs: 600_000 }),
 });
 
 /** Everything a primitive needs from its client, resolved and validated once. */

@@ -1,3 +1,4 @@
+import { rememberPushRefusal } from "./backend/push-refusal-memory.ts";
 import { resolveBackend } from "./backend/resolve.ts";
 import { ServerClocks } from "./engine/server-clocks.ts";
 import { DEFAULT_CLIENT_OPTIONS, type ClientContext, type ClientOptions } from "./config.ts";
@@ -60,7 +61,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
   });
   const wait = o.wait === undefined ? justInTimeStrategy() : validateWait(o.wait);
   const context: ClientContext = {
-    backend: resolveBackend(o.redis),
+    backend: rememberPushRefusal(resolveBackend(o.redis), refusedBackoffMs(o.push)),
     prefix,
     leaseMs,
     policy: { requestTimeoutMs, retryWindowMs },
@@ -114,6 +115,14 @@ function resolveRecordTtl(
       `must be at least retryWindowMs + requestTimeoutMs + 2 × clockErrorMs + ${RECORD_MARGIN_SLACK_MS} (${min} ms), so that a retry, the settle after it and a repeat after an unknown outcome find the record, got ${ttl} ms`,
     );
   return ttl;
+}
+
+/** `options.push.refusedBackoffMs`, validated, or its default. */
+function refusedBackoffMs(push: unknown): number {
+  const d = DEFAULT_CLIENT_OPTIONS.push.refusedBackoffMs;
+  if (push === undefined) return d;
+  const p = validateObject("options.push", push) as { refusedBackoffMs?: unknown };
+  return validateMs("options.push.refusedBackoffMs", p.refusedBackoffMs ?? d);
 }
 
 /** `options.keeper`: an object with `keep(task)`, such as `timerKeeper()` or an adapter's keeper. */

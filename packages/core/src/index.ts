@@ -1,6 +1,11 @@
 export { createClient, type EdgelockClient, type LockHandleOptions } from "./client.ts";
 export { createLockClient, type LockClient } from "./lock-client.ts";
-export { DEFAULT_CLIENT_OPTIONS, type ClientOptions, type ClientContext } from "./config.ts";
+export {
+  DEFAULT_CLIENT_OPTIONS,
+  type ClientOptions,
+  type ClientContext,
+  type PushOptions,
+} from "./config.ts";
 export {
   LockError,
   InvalidArgumentError,
@@ -50,6 +55,7 @@ export {
   type JustInTimeOptions,
 } from "./wait/just-in-time.ts";
 export { type Backend, TransportError, ReplyError } from "./backend/backend.ts";
+export { PushRefusedError } from "./backend/push-refused.ts";
 export { upstashRestBackend, type UpstashRestOptions } from "./backend/upstash-rest.ts";
 export { nodeRedisBackend, type NodeRedisLike } from "./backend/node-redis.ts";
 export {

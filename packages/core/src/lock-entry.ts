@@ -1,7 +1,7 @@
 // `@edgelock/core/lock`: the reentrant Lock alone, for the smallest Worker bundles.
 export { createLockClient, type LockClient } from "./lock-client.ts";
 export type { LockHandleOptions } from "./client.ts";
-export { DEFAULT_CLIENT_OPTIONS, type ClientOptions } from "./config.ts";
+export { DEFAULT_CLIENT_OPTIONS, type ClientOptions, type PushOptions } from "./config.ts";
 export type { RedisInput, UpstashRedisLike } from "./backend/resolve.ts";
 export { Lock } from "./lock/lock.ts";
 export type { AsyncDisposableHold } from "./disposable.ts";

@@ -1,9 +1,10 @@
+// The Lock-only entry: a Worker that uses the middleware with `createLockClient` stays Lock-only.
 import {
   InvalidArgumentError,
   type AcquireOptions,
-  type EdgelockClient,
   type HeldLock,
-} from "@edgelock/core";
+  type LockClient,
+} from "@edgelock/core/lock";
 import type { Context, Env, MiddlewareHandler } from "hono";
 import { lockedResponse } from "./locked-response.ts";
 import {
@@ -31,7 +32,7 @@ export function lockMiddleware<E extends Env = Env>(
   };
   return async (c, next) => {
     const ctx = c as unknown as Context<E>;
-    const client: EdgelockClient = typeof o.client === "function" ? o.client(ctx) : o.client;
+    const client: LockClient = typeof o.client === "function" ? o.client(ctx) : o.client;
     const lock = client.lock(await o.name(ctx)); // one handle (one owner) per request
     let held: HeldLock;
     try {
@@ -87,7 +88,7 @@ function checkOptions<E extends Env>(o: LockMiddlewareOptions<E>): LockMiddlewar
     throw new InvalidArgumentError("options.name", "must be a function of the request context");
   if (
     typeof o.client !== "function" &&
-    typeof (o.client as EdgelockClient | undefined)?.lock !== "function"
+    typeof (o.client as LockClient | undefined)?.lock !== "function"
   ) {
     throw new InvalidArgumentError(
       "options.client",

@@ -1,4 +1,4 @@
-import type { Lock } from "@edgelock/core";
+import type { Lock } from "@edgelock/core/lock";
 import type { Context, Env } from "hono";
 import type { LockMiddlewareOptions } from "./options.ts";
 import { expectedFreeInMs } from "./retry-after.ts";

@@ -1,4 +1,4 @@
-import type { EdgelockClient, HeldLock } from "@edgelock/core";
+import type { HeldLock, LockClient } from "@edgelock/core/lock";
 import type { Context, Env } from "hono";
 
 /** What the middleware puts on the context: `c.get("lock")`, `c.get("lockSignal")`. */
@@ -11,8 +11,11 @@ export interface LockVariables {
 
 /** Options of `lockMiddleware`. Times are integer milliseconds. */
 export interface LockMiddlewareOptions<E extends Env = Env> {
-  /** The edgelock client, or a function returning one per request (e.g. built from `c.env`). */
-  readonly client: EdgelockClient | ((c: Context<E>) => EdgelockClient);
+  /**
+   * The edgelock client (`createClient`, or `createLockClient` from `@edgelock/core/lock` for the
+   * smallest Worker), or a function returning one per request (e.g. built from `c.env`).
+   */
+  readonly client: LockClient | ((c: Context<E>) => LockClient);
   /** The lock's name, from the request: `(c) => \`orders:${c.req.param("id")}\``. */
   readonly name: (c: Context<E>) => string | Promise<string>;
   /** How long a request waits for the lock before the 423. @default 5_000 */

@@ -1,4 +1,4 @@
-import type { Lock } from "@edgelock/core";
+import type { Lock } from "@edgelock/core/lock";
 
 /**
  * What the lock's busy answer said (`WaitHint` fields), when the refused acquire's error carries

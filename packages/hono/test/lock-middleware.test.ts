@@ -42,6 +42,23 @@ describe.concurrent("lockMiddleware in workerd", () => {
     );
   });
 
+  it("takes a Lock-only client (createLockClient): concurrent requests serialized, fences increase", async () => {
+    const prefix = keyPrefix();
+    const run = crypto.randomUUID();
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        SELF.fetch(`http://app/lock-only/k?prefix=${prefix}&run=${run}&who=req-${i}`, {
+          method: "POST",
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(6).fill(200));
+    const recorder = recorders.get(run)!;
+    expect(recorder.intervals()).toHaveLength(6);
+    expect(recorder.overlaps()).toEqual([]);
+    expect(recorder.fencesIncreasingInGrantOrder()).toBe(true);
+  });
+
   it("answers 423 with Retry-After when the lock stays busy for the wait budget", async () => {
     const prefix = keyPrefix();
     const held = await probe(prefix).lock("job:b").acquire({ leaseMs: 5_000 });

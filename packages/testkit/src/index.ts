@@ -27,6 +27,12 @@ export {
   type NodeRedisClient,
   type NodeRedisCluster,
 } from "./node-redis-clients.ts";
+export {
+  startPushRefusingProxy,
+  type PushRefusingProxy,
+  type PushRefusingProxyOptions,
+  type SubscribeAnswer,
+} from "./push-refusing-proxy.ts";
 export { startRestFront, type RestFront, type RestFrontOptions } from "./rest-front.ts";
 export {
   startRedis,

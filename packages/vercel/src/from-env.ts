@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@edgelock/core";
+import { InvalidArgumentError } from "@edgelock/core/lock";
 import {
   httpTransport,
   leaseKeeperClient,

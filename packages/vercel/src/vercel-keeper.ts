@@ -1,5 +1,5 @@
 import { budgetKeeper, type BudgetKeeperOptions, type WaitUntil } from "@edgelock/cloudflare";
-import type { Keeper } from "@edgelock/core";
+import type { Keeper } from "@edgelock/core/lock";
 import { getDeadline, waitUntil } from "@vercel/functions";
 import { checkMs } from "./validate.ts";
 

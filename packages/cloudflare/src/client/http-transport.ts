@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@edgelock/core";
+import { InvalidArgumentError } from "@edgelock/core/lock";
 import { KEEPER_PATH_PREFIX } from "../protocol.ts";
 import type { KeeperTransport } from "./transport.ts";
 

@@ -1,4 +1,4 @@
-import { BackendError, type SerializedLease } from "@edgelock/core";
+import { BackendError, type SerializedLease } from "@edgelock/core/lock";
 import type { KeeperOp, KeeperStatus, KeepOptions } from "../protocol.ts";
 import { checkLease, checkMs, checkOptionalMs } from "../validate.ts";
 import { leaseObjectName } from "./lease-object-name.ts";

@@ -1,4 +1,4 @@
-import type { SerializedLease } from "@edgelock/core";
+import type { SerializedLease } from "@edgelock/core/lock";
 
 /**
  * The Durable Object name of one lease: a SHA-256 over (prefix, name, owner, fence), so any

@@ -1,4 +1,4 @@
-import type { SerializedLease } from "@edgelock/core";
+import type { SerializedLease } from "@edgelock/core/lock";
 import type { KeeperReason, KeeperState, KeeperStatus } from "../protocol.ts";
 
 /** What the object stores about its one lease. All times are wall-clock epoch ms. */

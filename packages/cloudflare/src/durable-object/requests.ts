@@ -1,4 +1,4 @@
-import type { SerializedLease } from "@edgelock/core";
+import type { SerializedLease } from "@edgelock/core/lock";
 import type { KeeperRequestBody, KeeperStatus } from "../protocol.ts";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
 import { newRecord, sameLease, statusOf } from "./record.ts";

@@ -3,7 +3,7 @@ import {
   type Keeper,
   type KeepTask,
   type SerializedLease,
-} from "@edgelock/core";
+} from "@edgelock/core/lock";
 import type { WaitUntil } from "../cf-types.ts";
 import type { LeaseKeeperClient } from "../client/lease-keeper-client.ts";
 import { now } from "../clock.ts";

@@ -1,4 +1,4 @@
-import type { KeepTask } from "@edgelock/core";
+import type { KeepTask } from "@edgelock/core/lock";
 import { now } from "../clock.ts";
 
 /**

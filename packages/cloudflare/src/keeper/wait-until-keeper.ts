@@ -1,4 +1,4 @@
-import type { Keeper } from "@edgelock/core";
+import type { Keeper } from "@edgelock/core/lock";
 import { checkMs } from "../validate.ts";
 import { budgetKeeper, type BudgetKeeperOptions } from "./budget-keeper.ts";
 

@@ -1,11 +1,9 @@
 import { InvalidArgumentError } from "../errors.ts";
 import type { Backend } from "./backend.ts";
-import { nodeRedisBackend, type NodeRedisLike } from "./node-redis.ts";
-import {
-  isNodeRedisCluster,
-  nodeRedisClusterBackend,
-  type NodeRedisClusterLike,
-} from "./node-redis-cluster.ts";
+import type { NodeRedisLike } from "./node-redis.ts";
+import type { NodeRedisClusterLike } from "./node-redis-cluster.ts";
+// TCP adapters, or none in a Worker/edge/browser build (package.json `imports`).
+import { tcpBackendOf } from "#tcp-backends";
 import { validateRestToken, validateRestUrl } from "./rest-url.ts";
 import { restBackend, type UpstashRestOptions } from "./upstash-rest.ts";
 import { upstashRequesterBackend, type RequesterLike } from "./upstash-requester.ts";
@@ -68,9 +66,7 @@ export function resolveBackend(redis: RedisInput): Backend {
     }
     return upstashRequesterBackend(requester as unknown as RequesterLike);
   }
-  // Before the single-node test: a cluster client has a `sendCommand` too, with the key apart.
-  if (isNodeRedisCluster(candidate)) return nodeRedisClusterBackend(redis as NodeRedisClusterLike);
-  if (typeof candidate["sendCommand"] === "function")
-    return nodeRedisBackend(redis as NodeRedisLike);
+  const tcp = tcpBackendOf(candidate);
+  if (tcp !== undefined) return tcp;
   throw new InvalidArgumentError("redis", ACCEPTED);
 }

@@ -1,5 +1,6 @@
 import { ReplyError, TransportError, type Backend } from "./backend.ts";
 import { neverSent } from "./fetch-failure.ts";
+import { refusalOfAnswer } from "./push-refused.ts";
 import { validateRestToken, validateRestUrl } from "./rest-url.ts";
 import { sseData } from "./sse.ts";
 import { validateObject } from "../validate.ts";
@@ -78,12 +79,18 @@ export function restBackend(url: string, token: string): Backend {
         headers,
         signal,
       });
-      if (!response.ok || response.body === null) {
+      // A backend without push (404, 405, …, or an answer that is no event stream) is told apart
+      // from a broken stream, so the client can stop asking (see `rememberPushRefusal`).
+      const refused = refusalOfAnswer(response);
+      if (refused !== undefined || !response.ok || response.body === null) {
         await response.body?.cancel().catch(() => undefined);
-        throw new TransportError(`subscribe: HTTP ${response.status}`, {
-          ambiguous: false,
-          status: response.status,
-        });
+        throw (
+          refused ??
+          new TransportError(`subscribe: HTTP ${response.status}`, {
+            ambiguous: false,
+            status: response.status,
+          })
+        );
       }
       yield* sseData(response.body);
     },

@@ -1,0 +1,72 @@
+/**
+ * The Workers whose bundles edgelock keeps small, and the budget each must stay within (esbuild,
+ * minified, gzip level 9, without `@upstash/redis`). Each is Worker code a user would write,
+ * bundled from the packages' own entries as a Worker bundler resolves them.
+ */
+export interface SizeEntry {
+  readonly name: string;
+  /** Worker source; `@edgelock/*` imports resolve to the workspace's packages. */
+  readonly code: string;
+  /** Bytes, min + gzip; `pnpm check:sizes` fails above it. */
+  readonly budget: number;
+  /** Issue 14's goal for it, bytes (the budget is at or above it until it is met). */
+  readonly goal: number;
+}
+
+const KB = 1024;
+
+export const SIZE_ENTRIES: readonly SizeEntry[] = [
+  {
+    name: "Lock-only entry (@edgelock/core/lock)",
+    code: `import { createLockClient } from "@edgelock/core/lock";
+export default {
+  async fetch(request, env) {
+    const edgelock = createLockClient({ redis: { url: env.URL, token: env.TOKEN } });
+    return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
+  },
+};`,
+    budget: 17.75 * KB,
+    goal: 10 * KB,
+  },
+  {
+    name: "Lock + waitUntil keeper (@edgelock/cloudflare)",
+    code: `import { createLockClient } from "@edgelock/core/lock";
+import { waitUntilKeeper } from "@edgelock/cloudflare";
+export default {
+  async fetch(request, env, ctx) {
+    const edgelock = createLockClient({
+      redis: { url: env.URL, token: env.TOKEN },
+      keeper: waitUntilKeeper({ waitUntil: (p) => ctx.waitUntil(p) }),
+    });
+    return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
+  },
+};`,
+    budget: 18.5 * KB,
+    goal: 11 * KB,
+  },
+  {
+    name: "createClient, every primitive",
+    code: `import { createClient } from "@edgelock/core";
+export default {
+  async fetch(request, env) {
+    const c = createClient({ redis: { url: env.URL, token: env.TOKEN } });
+    const held = [
+      await c.lock("a").acquire(),
+      await c.fairLock("b").acquire(),
+      await c.readWriteLock("c").read.acquire(),
+      await c.readWriteLock("c").write.acquire(),
+      await c.multiLock(["d", "e"]).acquire(),
+    ];
+    const permits = await c.semaphore("f").acquire();
+    const permit = await c.permitExpirableSemaphore("g").acquire();
+    await c.countDownLatch("h").countDown();
+    for (const h of held) await h.release();
+    await permits.release();
+    await permit.release();
+    return new Response("ok");
+  },
+};`,
+    budget: 33.25 * KB,
+    goal: 24 * KB,
+  },
+];
