@@ -92,6 +92,11 @@ function plannedDelay<T>(turn: Turn<T>): number {
     ...(params.claimWindowMs === undefined ? {} : { claimWindowMs: params.claimWindowMs }),
   };
   const wanted = params.strategy.nextDelay(hint);
-  const cap = Math.min(left, busy.remainingLeaseMs > 0 ? busy.remainingLeaseMs : left);
+  // The server measured the remaining lease somewhere between send and reply: counted from the
+  // send, the cap holds however slow the reply's way back was (a loaded server or event loop
+  // made waiters sleep hundreds of ms past the expiry when it was counted from the reply).
+  const lease =
+    busy.remainingLeaseMs > 0 ? busy.remainingLeaseMs - (turn.replyAt - turn.sentAt) : left;
+  const cap = Math.min(left, lease);
   return Math.max(0, Math.min(wanted, cap) - (now() - turn.replyAt));
 }
