@@ -14,6 +14,13 @@ export interface Backend {
    * aborting `signal` closes it. Absent: waiters poll.
    */
   subscribe?(channel: string, signal: AbortSignal): AsyncIterable<string>;
+  /**
+   * Push on every channel matching a glob `pattern` (Upstash's `/psubscribe/<pattern>`): one stream
+   * serves all of a client's waiters on one name. Yields `psubscribe,<pattern>,<count>` once live,
+   * then `pmessage,<pattern>,<channel>,<payload>` per message; ends, throws and closes as
+   * `subscribe` does. Absent: each waiter subscribes to its own channel.
+   */
+  psubscribe?(pattern: string, signal: AbortSignal): AsyncIterable<string>;
 }
 
 /**

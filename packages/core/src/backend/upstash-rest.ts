@@ -72,22 +72,25 @@ export function restBackend(url: string, token: string): Backend {
         status: response.status,
       });
     },
-    async *subscribe(channel, signal) {
-      const headers = { authorization, accept: "text/event-stream" };
-      const response = await fetch(`${url}/subscribe/${encodeURIComponent(channel)}`, {
-        headers,
-        signal,
-      });
-      if (!response.ok || response.body === null) {
-        await response.body?.cancel().catch(() => undefined);
-        throw new TransportError(`subscribe: HTTP ${response.status}`, {
-          ambiguous: false,
-          status: response.status,
-        });
-      }
-      yield* sseData(response.body);
-    },
+    subscribe: (channel, signal) => stream("subscribe", channel, signal),
+    psubscribe: (pattern, signal) => stream("psubscribe", pattern, signal),
   };
+
+  async function* stream(kind: "subscribe" | "psubscribe", target: string, signal: AbortSignal) {
+    const headers = { authorization, accept: "text/event-stream" };
+    const response = await fetch(`${url}/${kind}/${encodeURIComponent(target)}`, {
+      headers,
+      signal,
+    });
+    if (!response.ok || response.body === null) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new TransportError(`${kind}: HTTP ${response.status}`, {
+        ambiguous: false,
+        status: response.status,
+      });
+    }
+    yield* sseData(response.body);
+  }
 }
 
 /** The socket error under fetch's generic "fetch failed", for the message: ` (UND_ERR_SOCKET: other side closed)`. */

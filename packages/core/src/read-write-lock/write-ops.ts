@@ -57,6 +57,9 @@ async function releaseWrite(ref: LockRef, fence: number, op: Operation) {
 
 export const writeLockOps: LockOps = Object.freeze<LockOps>({
   kind: "write-lock",
+  // Its release grants the queue head through the fair lock's grant_head, which publishes the
+  // grant; the fair lock's extend refuses an unclaimed grant, so claim it by acquiring.
+  grantPush: "claim",
   acquire: acquireWrite,
   release: releaseWrite,
   extend: (ref, p) => extendFairLayout(ref, allKeys(ref).k.lock, p),
