@@ -23,21 +23,28 @@ export function edgelockLibrary(mode: "push" | "polling"): LockLibrary {
         ? "defaults: just-in-time polling + SSE push, claim window 2 s"
         : "defaults without push (the backend offers no subscribe)",
     async worker(env) {
-      const rest = upstashRestBackend(env.rest);
-      const backend: Backend = {
-        kind: "rest",
-        command: (args, signal) => rest.command(args, signal),
-      };
-      if (mode === "push") {
-        backend.subscribe = (channel, signal) =>
-          delayedLines(rest.subscribe!(channel, signal), env.oneWayMs, signal);
-      }
-      const client = createClient(
-        process.env["BENCH_TRACE"] ? { redis: backend, wait: tracing } : { redis: backend },
-      );
-      return edgelockWorker(client, env);
+      return edgelockWorker(edgelockClient(env, mode), env);
     },
   };
+}
+
+/** A client as a bench worker uses it: REST, push lines delayed by the one-way trip (or none). */
+export function edgelockClient(env: LibraryEnv, mode: "push" | "polling") {
+  const rest = upstashRestBackend(env.rest);
+  const backend: Backend = {
+    kind: "rest",
+    command: (args, signal) => rest.command(args, signal),
+  };
+  if (mode === "push") {
+    backend.subscribe = (channel, signal) =>
+      delayedLines(rest.subscribe!(channel, signal), env.oneWayMs, signal);
+    // The stream a client's waiters on one name share (`/psubscribe`).
+    backend.psubscribe = (pattern, signal) =>
+      delayedLines(rest.psubscribe!(pattern, signal), env.oneWayMs, signal);
+  }
+  return createClient(
+    process.env["BENCH_TRACE"] ? { redis: backend, wait: tracing } : { redis: backend },
+  );
 }
 
 function edgelockWorker(client: ReturnType<typeof createClient>, env: LibraryEnv): LockWorker {

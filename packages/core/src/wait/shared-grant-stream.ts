@@ -41,6 +41,8 @@ function globEscape(text: string): string {
 class Listener {
   readonly lines: string[] = [];
   ended = false;
+  /** Why the stream ended, when it broke or was refused: each waiter sees it as its own. */
+  failure: unknown;
   #wake: (() => void) | undefined;
 
   push(line: string): void {
@@ -48,8 +50,9 @@ class Listener {
     this.#wake?.();
   }
 
-  end(): void {
+  end(failure?: unknown): void {
     this.ended = true;
+    this.failure ??= failure;
     this.#wake?.();
   }
 
@@ -67,6 +70,7 @@ class PatternStream {
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #controller = new AbortController();
   #live = false;
+  #failure: unknown;
   ended = false;
 
   constructor(
@@ -83,12 +87,13 @@ class PatternStream {
     set.add(listener);
     // Already live: every grant published from now on reaches this waiter.
     if (this.#live) listener.push(`subscribe,${channel},1`);
-    if (this.ended) listener.end();
+    if (this.ended) listener.end(this.#failure);
     const onAbort = () => listener.end();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
       for (;;) {
         const line = await listener.next();
+        if (line === undefined && listener.failure !== undefined) throw listener.failure;
         if (line === undefined) return;
         yield line;
       }
@@ -117,11 +122,14 @@ class PatternStream {
             for (const listener of set) listener.push(`subscribe,${channel},1`);
         }
       }
-    } catch {
-      // A refused or broken stream only means: poll. Its waiters keep their places in the queues.
+    } catch (error) {
+      // Handed to every waiter as a failure of its own stream (a refused or broken stream only
+      // means: poll; each keeps its place in the queue).
+      this.#failure = this.#controller.signal.aborted ? undefined : error;
     }
     this.ended = true;
-    for (const set of this.#listeners.values()) for (const listener of set) listener.end();
+    for (const set of this.#listeners.values())
+      for (const listener of set) listener.end(this.#failure);
   }
 
   /**
