@@ -144,8 +144,8 @@ async function forceUnlock(ref: LockRef, op: Operation): Promise<boolean> {
 /** The fair lock's scripts, run by the Lock's machinery (holds, leases, acquire loop, resume). */
 export const fairLockOps: LockOps = Object.freeze<LockOps>({
   kind: "fair-lock",
-  // Its grant_head publishes each grant; its extend refuses an unclaimed grant, so claim by acquiring.
-  grantPush: "claim",
+  // Its grant_head publishes each grant, and its extend claims an unclaimed one: enter on the message.
+  grantPush: "enter",
   acquire,
   release,
   extend: (ref, p) => extendFairLayout(ref, ref.keys.lock, p),
