@@ -2,6 +2,7 @@ import { Redis } from "@upstash/redis";
 import { harness, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
 import { createClient, resolveBackend, type Backend, type EdgelockClient } from "../src/index.ts";
+import { TransportError } from "../src/backend/backend.ts";
 
 /**
  * Redisson's concurrency test shape (16 clients × 3 loops of 10 ms on one permit), ported to every
@@ -164,6 +165,76 @@ describe("one client's waiters on one name share one stream", () => {
       await Promise.all(waiters);
       expect(granted).toBe(8);
       expect(gauge.most).toBe(1);
+    },
+  );
+});
+
+describe("a backend that refuses the shared stream", () => {
+  it(
+    "its waiters poll instead, and every one is still granted in turn",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const inner = restBackend();
+      let refused = 0;
+      const backend: Backend = {
+        kind: inner.kind,
+        command: (args, signal) => inner.command(args, signal),
+        // eslint-disable-next-line require-yield
+        async *psubscribe() {
+          refused++;
+          throw new TransportError("psubscribe: HTTP 404", { ambiguous: false, status: 404 });
+        },
+      };
+      const client = createClient({ redis: backend, prefix: keyPrefix() });
+      const sem = client.permitExpirableSemaphore("refused-stream");
+      await sem.trySetPermits(1);
+      const first = await sem.acquire();
+      let granted = 0;
+      const waiters = Array.from({ length: 4 }, async () => {
+        const permit = await sem.acquire({ waitMs: 30_000 });
+        granted++;
+        await permit.release();
+      });
+      while (refused === 0) await new Promise((r) => setTimeout(r, 10));
+      await first.release();
+      await Promise.all(waiters);
+      expect(granted).toBe(4);
+    },
+  );
+});
+
+describe("readers behind a writer are woken by its release (REST, push)", () => {
+  it(
+    "8 readers, each its own client, enter within 250 ms of the writer's release",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const prefix = keyPrefix();
+      const name = "readers-woken";
+      const clients = Array.from({ length: 9 }, () =>
+        createClient({ redis: restBackend(), prefix }),
+      );
+      const writer = await clients[0]!.readWriteLock(name).write.acquire();
+      let releasedAt = Infinity;
+      const readers = clients.slice(1).map(async (client) => {
+        const held = await client.readWriteLock(name).read.acquire({ waitMs: 30_000 });
+        const lateness = Date.now() - releasedAt;
+        await held.release();
+        return lateness;
+      });
+      // Long enough that a polling reader on a fresh name (no hold statistics) backs off to
+      // sleeps of a second and more; a woken one enters about one round trip after the release.
+      await new Promise((r) => setTimeout(r, 1_500));
+      releasedAt = Date.now();
+      await writer.release();
+      const lateness = await Promise.all(readers);
+      expect(Math.min(...lateness), "no reader entered before the release").toBeGreaterThanOrEqual(
+        0,
+      );
+      expect(Math.max(...lateness)).toBeLessThan(250);
     },
   );
 });

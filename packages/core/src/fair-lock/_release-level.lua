@@ -6,7 +6,8 @@
 -- The protocol records every answer: a copy changes nothing. A grant still unclaimed is released
 -- too, as the Lock's is: a waiter that entered on its grant message may release before its
 -- background claim lands (its claim then finds the grant gone and changes nothing).
-local state = redis.call('HMGET', lock_key, 'o', 'f', 't')
+-- (r: readers of a read-write lock wait for this writer's release; the includer may tell them)
+local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'r')
 if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 
 local count = redis.call('HINCRBY', lock_key, 'c', -1)

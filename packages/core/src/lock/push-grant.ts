@@ -49,7 +49,10 @@ export function lockWake(
   adopt: Adopt,
 ): WakeParams<HeldLockView> | undefined {
   const subscribe = grantSubscribe(ref.ctx.backend, ref.keys.channelPrefix);
-  if (subscribe === undefined || opsOf(ref).grantPush === undefined) return undefined;
+  const mode = opsOf(ref).grantPush;
+  if (subscribe === undefined || mode === undefined) return undefined;
+  // Readers never queue: a release they wait for is told on the name's channel, not a grant.
+  if (mode === "wake") return { channel: ref.keys.channelPrefix, subscribe, unqueued: true };
   return {
     channel: ref.keys.channelPrefix + ref.owner,
     subscribe,

@@ -72,6 +72,9 @@ if admit then
   return {1, fence, 1, lease, 0, 0, 0, 0}
 end
 
+-- a reader waits for this writer's release: ask the release to tell readers (push), at the cost
+-- of one HSET on this busy path only (the flag goes with the writer's hash)
+if writer[1] then redis.call('HSET', lock_key, 'r', 1) end
 local busy_ttl = math.max(live_pttl(lock_key), readers_ttl(readers_key, holds_key), 0)
 local mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')
 local age = now_ms - tonumber(writer[3] or now_ms)

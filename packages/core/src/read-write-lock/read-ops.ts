@@ -63,6 +63,8 @@ async function extendRead(ref: LockRef, p: ExtendParams): Promise<ExtendResult> 
 
 export const readLockOps: LockOps = Object.freeze({
   kind: "read-lock",
+  // A writer's release that readers wait for publishes `free` on the name's channel.
+  grantPush: "wake",
   acquire: acquireRead,
   release: releaseRead,
   extend: extendRead,

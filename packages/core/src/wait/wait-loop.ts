@@ -104,7 +104,8 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       }
       // The head polls just in time when the server's statistics say when its turn comes; without
       // them (the semaphores keep none) it listens too, or it would learn of its grant by backoff.
-      const listens = outcome.busy.position >= (outcome.busy.meanHoldMs > 0 ? 2 : 1);
+      const listens =
+        wake?.unqueued === true || outcome.busy.position >= (outcome.busy.meanHoldMs > 0 ? 2 : 1);
       if (wake && listens && (stream === undefined || stream.closed) && streams < MAX_STREAMS) {
         stream = new PushStream(wake.subscribe, wake.channel);
         streams++;
