@@ -1,17 +1,22 @@
 /**
- * `pnpm bench [--quick] [--only <name>] [--push-refused]`: the contention benchmark. Starts Redis and the network
+ * `pnpm bench [--quick] [--only <name>] [--push-refused] [--family]`: the contention benchmark.
+ * Starts Redis and the network
  * process, runs every scenario for every library, writes BENCHMARKS.md and its plots.
+ * `--family`: only the family scenarios (every queued primitive beside the Lock, N = 8 and 16),
+ * written to bench/.family/FAMILY.md; `--only` then picks primitives by name substring.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FAMILY } from "./libraries/edgelock-family.ts";
 import { LIBRARIES } from "./libraries/index.ts";
 import { startNetwork } from "./net/network.ts";
 import { measureOverhead } from "./net/round-trip.ts";
 import { describeMachine } from "./report/machine.ts";
 import { renderReport } from "./report/markdown.ts";
 import { sweepPlots } from "./report/plots.ts";
+import { familyTable, runFamily } from "./scenarios/family.ts";
 import { R, runSuite } from "./scenarios/suite.ts";
 import { REFUSED_PUSH, runPushRefused } from "./scenarios/push-refused.ts";
 import { pushRefusedTable } from "./report/tables.ts";
@@ -28,6 +33,8 @@ const plotDir = quick ? outDir : join(root, "bench/plots");
 const machine = describeMachine();
 const started = performance.now();
 const libraries = LIBRARIES.filter((l) => only === undefined || l.name.includes(only));
+const lockWithPush = LIBRARIES.filter((l) => l.name === "edgelock (push)");
+const log = (line: string) => console.log(line);
 const network = await startNetwork();
 if (args.includes("--push-refused")) {
   // Only the refused-push scenario, printed (BENCHMARKS.md untouched): a quick look at its figures.
@@ -39,9 +46,32 @@ if (args.includes("--push-refused")) {
   }
   process.exit(0);
 }
+if (args.includes("--family")) {
+  try {
+    const members = [...lockWithPush, ...FAMILY].filter(
+      (l) => only === undefined || l.name.includes(only) || l.name === "edgelock (push)",
+    );
+    const family = await runFamily(network, members, { quick, log });
+    const dir = join(root, "bench/.family");
+    mkdirSync(dir, { recursive: true });
+    const text = `# Family scenarios (${machine.cpu}; load after ${loadavg()
+      .map((v) => v.toFixed(1))
+      .join(" / ")})\n\n${familyTable(family)}\n`;
+    writeFileSync(join(dir, "FAMILY.md"), text);
+    console.log(text);
+  } finally {
+    await network.close();
+  }
+  process.exit(0);
+}
 try {
   const before = await measureOverhead(network, R);
-  const results = await runSuite(network, libraries, { quick, log: (line) => console.log(line) });
+  const results = await runSuite(network, libraries, { quick, log });
+  // The family beside the Lock, whenever the run includes edgelock with push.
+  const family =
+    lockWithPush.length > 0 && libraries.includes(lockWithPush[0]!)
+      ? await runFamily(network, [...lockWithPush, ...FAMILY], { quick, log })
+      : [];
   const after = await measureOverhead(network, R);
   const overhead = { rest: (before.rest + after.rest) / 2, tcp: (before.tcp + after.tcp) / 2 };
   const plots = sweepPlots(results);
@@ -62,6 +92,7 @@ try {
       sizes: await measureSizes(),
       libraries,
       results,
+      family,
       plots: {
         efficiency: relative(outDir, join(plotDir, "efficiency.svg")),
         requests: relative(outDir, join(plotDir, "requests.svg")),

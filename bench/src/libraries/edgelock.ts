@@ -30,26 +30,41 @@ export function edgelockLibrary(
       refused: "defaults; the backend answers /subscribe with 404 after R",
     }[mode],
     async worker(env) {
-      const rest = upstashRestBackend(env.rest);
-      const backend: Backend = {
-        kind: "rest",
-        command: (args, signal) => rest.command(args, signal),
-      };
-      if (mode === "push") {
-        backend.subscribe = (channel, signal) =>
-          delayedLines(rest.subscribe!(channel, signal), env.oneWayMs, signal);
-      }
-      if (mode === "refused") {
-        if (refusingUrl === undefined) throw new Error("edgelock (refused) needs a refusing URL");
-        const refusing = upstashRestBackend({ url: refusingUrl(), token: env.rest.token });
-        backend.subscribe = (channel, signal) => refusing.subscribe!(channel, signal);
-      }
-      const client = createClient(
-        process.env["BENCH_TRACE"] ? { redis: backend, wait: tracing } : { redis: backend },
-      );
-      return edgelockWorker(client, env);
+      return edgelockWorker(edgelockClient(env, mode, refusingUrl), env);
     },
   };
+}
+
+/**
+ * A client as a bench worker uses it: REST, push lines delayed by the one-way trip (or none, or
+ * streams refused by `refusingUrl`).
+ */
+export function edgelockClient(
+  env: LibraryEnv,
+  mode: "push" | "polling" | "refused",
+  refusingUrl?: () => string,
+) {
+  const rest = upstashRestBackend(env.rest);
+  const backend: Backend = {
+    kind: "rest",
+    command: (args, signal) => rest.command(args, signal),
+  };
+  if (mode === "push") {
+    backend.subscribe = (channel, signal) =>
+      delayedLines(rest.subscribe!(channel, signal), env.oneWayMs, signal);
+    // The stream a client's waiters on one name share (`/psubscribe`).
+    backend.psubscribe = (pattern, signal) =>
+      delayedLines(rest.psubscribe!(pattern, signal), env.oneWayMs, signal);
+  }
+  if (mode === "refused") {
+    if (refusingUrl === undefined) throw new Error("edgelock (refused) needs a refusing URL");
+    const refusing = upstashRestBackend({ url: refusingUrl(), token: env.rest.token });
+    backend.subscribe = (channel, signal) => refusing.subscribe!(channel, signal);
+    backend.psubscribe = (pattern, signal) => refusing.psubscribe!(pattern, signal);
+  }
+  return createClient(
+    process.env["BENCH_TRACE"] ? { redis: backend, wait: tracing } : { redis: backend },
+  );
 }
 
 function edgelockWorker(client: ReturnType<typeof createClient>, env: LibraryEnv): LockWorker {

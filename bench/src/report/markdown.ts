@@ -1,5 +1,6 @@
 import type { LockLibrary } from "../libraries/index.ts";
 import type { RoundTripOverhead } from "../net/round-trip.ts";
+import { familyTable, type FamilyResult } from "../scenarios/family.ts";
 import { C, R, scenarios, sectionsFor, type SuiteResults } from "../scenarios/suite.ts";
 import { REFUSED_PUSH } from "../scenarios/push-refused.ts";
 import type { Machine } from "./machine.ts";
@@ -26,6 +27,8 @@ export interface ReportInput {
   readonly overhead: RoundTripOverhead;
   readonly libraries: readonly LockLibrary[];
   readonly results: SuiteResults;
+  /** Every queued primitive beside the Lock (empty when edgelock with push did not run). */
+  readonly family: readonly FamilyResult[];
   readonly sizes: readonly SizeReport[];
   /** Paths of the plots, relative to the report. */
   readonly plots: { readonly efficiency: string; readonly requests: string };
@@ -92,6 +95,16 @@ ${
 ${overrunTable(i.results.overrun)}
 
 Every library lets the second worker in once the lease is gone — that is what a lease is. Only a library that tells the first holder (edgelock's \`held.signal\`) lets it stop; the others keep working beside the new holder, and only fencing tokens checked by the resource make that safe.
+`
+    : ""
+}
+${
+  i.family.length > 0
+    ? `## Every queued primitive beside the Lock (push), C = ${C} ms, R = ${R} ms: efficiency @ requests per critical section
+
+${familyTable(i.family)}
+
+Efficiency here is throughput × (C + R) ÷ permits (semaphores: 2 permits), so 1.0 is every permit handed on one round trip after its holder let go. The MultiLock never queues (a queued waiter would be handed one name while it waits for the others), so it polls.
 `
     : ""
 }

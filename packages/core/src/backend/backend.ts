@@ -27,6 +27,13 @@ export interface Backend {
     args: readonly (string | number)[],
     signal: AbortSignal,
   ): Promise<{ readonly reply: unknown; readonly at: string | null }>;
+  /**
+   * Push on every channel matching a glob `pattern` (Upstash's `/psubscribe/<pattern>`): one stream
+   * serves all of a client's waiters on one name. Yields `psubscribe,<pattern>,<count>` once live,
+   * then `pmessage,<pattern>,<channel>,<payload>` per message; ends, throws and closes as
+   * `subscribe` does. Absent: each waiter subscribes to its own channel.
+   */
+  psubscribe?(pattern: string, signal: AbortSignal): AsyncIterable<string>;
 }
 
 /**

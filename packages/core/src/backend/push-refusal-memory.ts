@@ -19,19 +19,27 @@ import { isPushRefusal, PushRefusedError } from "./push-refused.ts";
  * Backends without push (TCP) are returned as they are.
  */
 export function rememberPushRefusal(backend: Backend, refusedBackoffMs: number): Backend {
-  const open = backend.subscribe?.bind(backend);
-  if (open === undefined) return backend;
+  const opens = {
+    subscribe: backend.subscribe?.bind(backend),
+    psubscribe: backend.psubscribe?.bind(backend),
+  };
+  if (opens.subscribe === undefined && opens.psubscribe === undefined) return backend;
   let refusedAt = -Infinity;
   let accepted = false;
   let probe: Promise<void> | undefined;
   const refused = () => now() - refusedAt < refusedBackoffMs;
 
-  async function* subscribe(channel: string, signal: AbortSignal): AsyncGenerator<string> {
+  // One memory for both kinds of stream: a backend that refuses one offers no push at all.
+  async function* stream(
+    kind: keyof typeof opens,
+    target: string,
+    signal: AbortSignal,
+  ): AsyncGenerator<string> {
     while (!accepted && probe !== undefined) await settledOrAborted(probe, signal);
     if (refused()) {
       const left = Math.ceil(refusedBackoffMs - (now() - refusedAt));
       throw new PushRefusedError(
-        `subscribe: the backend refused push; not asked again for ${left} ms (push.refusedBackoffMs)`,
+        `${kind}: the backend refused push; not asked again for ${left} ms (push.refusedBackoffMs)`,
         undefined,
       );
     }
@@ -45,7 +53,7 @@ export function rememberPushRefusal(backend: Backend, refusedBackoffMs: number):
       if (probe === mine) probe = undefined;
     };
     try {
-      for await (const line of open!(channel, signal)) {
+      for await (const line of opens[kind]!(target, signal)) {
         if (!accepted) {
           accepted = true;
           refusedAt = -Infinity;
@@ -71,10 +79,14 @@ export function rememberPushRefusal(backend: Backend, refusedBackoffMs: number):
   };
   // Absent while refused (read at each wait): the waiter then plans its sleeps as a polling
   // waiter, not a pushed one, and opens no stream.
-  Object.defineProperty(remembering, "subscribe", {
-    enumerable: true,
-    get: () => (refused() ? undefined : subscribe),
-  });
+  for (const kind of ["subscribe", "psubscribe"] as const) {
+    if (opens[kind] === undefined) continue;
+    const open = (target: string, signal: AbortSignal) => stream(kind, target, signal);
+    Object.defineProperty(remembering, kind, {
+      enumerable: true,
+      get: () => (refused() ? undefined : open),
+    });
+  }
   return remembering;
 }
 

@@ -33,14 +33,17 @@ export function isPushRefusal(error: unknown): boolean {
 }
 
 /** The error for a `/subscribe` answer, or undefined when it is a usable event stream. */
-export function refusalOfAnswer(response: Response): PushRefusedError | undefined {
+export function refusalOfAnswer(
+  response: Response,
+  kind: "subscribe" | "psubscribe" = "subscribe",
+): PushRefusedError | undefined {
   if (REFUSING_STATUSES.has(response.status))
-    return new PushRefusedError(`subscribe: HTTP ${response.status}`, response.status);
+    return new PushRefusedError(`${kind}: HTTP ${response.status}`, response.status);
   if (!response.ok) return undefined;
   const type = response.headers.get("content-type") ?? "";
   if (response.body === null || !type.toLowerCase().startsWith("text/event-stream"))
     return new PushRefusedError(
-      `subscribe: HTTP ${response.status} answered ${type === "" ? "without a content type" : type}, not an event stream`,
+      `${kind}: HTTP ${response.status} answered ${type === "" ? "without a content type" : type}, not an event stream`,
       response.status,
     );
   return undefined;

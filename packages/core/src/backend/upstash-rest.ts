@@ -73,28 +73,31 @@ export function restBackend(url: string, token: string): Backend {
         status: response.status,
       });
     },
-    async *subscribe(channel, signal) {
-      const headers = { authorization, accept: "text/event-stream" };
-      const response = await fetch(`${url}/subscribe/${encodeURIComponent(channel)}`, {
-        headers,
-        signal,
-      });
-      // A backend without push (404, 405, …, or an answer that is no event stream) is told apart
-      // from a broken stream, so the client can stop asking (see `rememberPushRefusal`).
-      const refused = refusalOfAnswer(response);
-      if (refused !== undefined || !response.ok || response.body === null) {
-        await response.body?.cancel().catch(() => undefined);
-        throw (
-          refused ??
-          new TransportError(`subscribe: HTTP ${response.status}`, {
-            ambiguous: false,
-            status: response.status,
-          })
-        );
-      }
-      yield* sseData(response.body);
-    },
+    subscribe: (channel, signal) => stream("subscribe", channel, signal),
+    psubscribe: (pattern, signal) => stream("psubscribe", pattern, signal),
   };
+
+  async function* stream(kind: "subscribe" | "psubscribe", target: string, signal: AbortSignal) {
+    const headers = { authorization, accept: "text/event-stream" };
+    const response = await fetch(`${url}/${kind}/${encodeURIComponent(target)}`, {
+      headers,
+      signal,
+    });
+    // A backend without push (404, 405, …, or an answer that is no event stream) is told apart
+    // from a broken stream, so the client can stop asking (see `rememberPushRefusal`).
+    const refused = refusalOfAnswer(response, kind);
+    if (refused !== undefined || !response.ok || response.body === null) {
+      await response.body?.cancel().catch(() => undefined);
+      throw (
+        refused ??
+        new TransportError(`${kind}: HTTP ${response.status}`, {
+          ambiguous: false,
+          status: response.status,
+        })
+      );
+    }
+    yield* sseData(response.body);
+  }
 }
 
 /** The socket error under fetch's generic "fetch failed", for the message: ` (UND_ERR_SOCKET: other side closed)`. */

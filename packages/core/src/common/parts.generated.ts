@@ -3,6 +3,8 @@
 
 export const luaCommonFence = "local function next_fence(fence_key, ttl_ms)\nlocal stored = tonumber(redis.call('GET', fence_key) or '0')\nlocal fence = math.max(stored + 1, now_us)\nredis.call('SET', fence_key, string.format('%.0f', fence), 'PX', ttl_ms)\nreturn fence\nend\n";
 
+export const luaCommonLivePttl = "local function live_pttl(key)\nlocal ms = redis.call('PTTL', key)\nif ms == 0 then return 1 end\nreturn ms\nend\n";
+
 export const luaCommonNow = "local __time = redis.call('TIME')\nlocal now_us = tonumber(__time[1]) * 1000000 + tonumber(__time[2])\nlocal now_ms = math.floor(now_us / 1000)\n";
 
 export const luaCommonOpRecord = "local function op_get(op_key)\nlocal raw = redis.call('GET', op_key)\nif not raw then return nil end\nif raw == 'x' then return 'x' end\nlocal out = {}\nfor part in string.gmatch(raw, '[^,]+') do out[#out + 1] = tonumber(part) end\nreturn out\nend\nlocal function op_put(op_key, answer, ttl_ms)\nlocal parts = {}\nfor i, v in ipairs(answer) do parts[i] = string.format('%.0f', v) end\nredis.call('SET', op_key, table.concat(parts, ','), 'PX', ttl_ms)\nreturn answer\nend\n";
@@ -27,7 +29,7 @@ export const luaFairLockHoldStats = "local function record_hold(stats_key, grant
 
 export const luaFairLockReenter = "if holder == owner then\nif claimed == '1' then\nredis.call('HDEL', lock_key, 'g')\nredis.call('PEXPIRE', lock_key, lease)\nreturn granted(1)\nend\nredis.call('HINCRBY', lock_key, 'c', 1)\nif redis.call('PTTL', lock_key) < lease then redis.call('PEXPIRE', lock_key, lease) end\nreturn granted(2)\nend\n";
 
-export const luaFairLockReleaseLevel = "local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'g')\nif state[1] ~= owner or state[2] ~= fence or state[4] == '1' then return {0, 0} end\nlocal count = redis.call('HINCRBY', lock_key, 'c', -1)\nif count > 0 then return {1, count} end\nrecord_hold(stats_key, state[3], stats_ttl)\nredis.call('DEL', lock_key)\n";
+export const luaFairLockReleaseLevel = "local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'r')\nif state[1] ~= owner or state[2] ~= fence then return {0, 0} end\nlocal count = redis.call('HINCRBY', lock_key, 'c', -1)\nif count > 0 then return {1, count} end\nrecord_hold(stats_key, state[3], stats_ttl)\nredis.call('DEL', lock_key)\n";
 
 export const luaFairLockTakeFree = "local left = quarantine_left(quarantine)\nif left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0} end\nholder = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)\nif not holder then\nlocal fence = next_fence(fence_key, fence_ttl)\nredis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)\nredis.call('PEXPIRE', lock_key, lease)\nreturn granted(1)\nend\nclaimed, granted_at = '1', now_ms\n";
 

@@ -1,11 +1,14 @@
 -- The release of one hold level in the fair lock's layout (the fair lock, the read-write lock's
 -- writer), inlined where it is included (it is a step of the script, not a function).
 -- In scope: lock_key, stats_key, owner, fence, stats_ttl (and _hold-stats.lua). Returns {0, 0}
--- when this owner and fence do not hold (or the grant is unclaimed), {1, count} while nested
--- levels remain; otherwise records the hold's duration, deletes the lock and falls through (the
--- includer hands it on and replies). The protocol records every answer: a copy changes nothing.
-local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'g')
-if state[1] ~= owner or state[2] ~= fence or state[4] == '1' then return {0, 0} end
+-- when this owner and fence do not hold, {1, count} while nested levels remain; otherwise records
+-- the hold's duration, deletes the lock and falls through (the includer hands it on and replies).
+-- The protocol records every answer: a copy changes nothing. A grant still unclaimed is released
+-- too, as the Lock's is: a waiter that entered on its grant message may release before its
+-- background claim lands (its claim then finds the grant gone and changes nothing).
+-- (r: readers of a read-write lock wait for this writer's release; the includer may tell them)
+local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'r')
+if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 
 local count = redis.call('HINCRBY', lock_key, 'c', -1)
 if count > 0 then return {1, count} end

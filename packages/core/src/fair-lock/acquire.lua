@@ -17,6 +17,7 @@
 --   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued),
 --   -3 quarantined (pttl = ms left of the restart quarantine; no grant made)
 -- @include ../common/fence.lua
+-- @include ../common/live-pttl.lua
 -- @include _grant-head.lua
 -- @include _enqueue.lua
 local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -37,7 +38,7 @@ end
 
 -- @include _reenter.lua
 
-local pttl = redis.call('PTTL', lock_key)
+local pttl = live_pttl(lock_key)
 local position = 0
 if queue then
   position = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)

@@ -123,8 +123,8 @@ async function forceUnlock(ref: LockRef, op: Operation): Promise<boolean> {
 /** The fair lock's scripts, run by the Lock's machinery (holds, leases, acquire loop, resume). */
 export const fairLockOps: LockOps = Object.freeze<LockOps>({
   serializedAs: { kind: "fair-lock" } as const,
-  // Its grant_head publishes each grant; its extend refuses an unclaimed grant, so claim by acquiring.
-  grantPush: "claim",
+  // Its grant_head publishes each grant, and its extend claims an unclaimed one: enter on the message.
+  grantPush: "enter",
   acquire,
   release,
   extend: (ref, p) => extendFairLayout(ref, ref.keys.lock, p),

@@ -18,6 +18,7 @@
 --   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued),
 --   -3 quarantined (pttl = ms left of the restart quarantine; nothing changed, not queued)
 -- @include ../common/fence.lua
+-- @include ../common/live-pttl.lua
 -- @include _grant-head.lua
 local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
@@ -84,4 +85,4 @@ local held = redis.call('HMGET', lock_key, 't', 'u', 'g')
 local age = 0
 if held[3] ~= '1' then age = now_ms - tonumber(held[2] or held[1] or now_ms) end
 local function ms(v) return math.floor(tonumber(v or '0')) end
-return {0, 0, 0, redis.call('PTTL', lock_key), position, ms(stats[1]), age, 0, ms(stats[2]), ms(stats[3])}
+return {0, 0, 0, live_pttl(lock_key), position, ms(stats[1]), age, 0, ms(stats[2]), ms(stats[3])}

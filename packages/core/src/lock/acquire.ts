@@ -105,7 +105,8 @@ export async function acquireLock(
     wake: wake && {
       ...wake,
       onMessage: (payload, since) => {
-        const action = wake.onMessage!(payload, since);
+        if (wake.onMessage === undefined) return "attempt";
+        const action = wake.onMessage(payload, since);
         return typeof action === "string"
           ? action
           : { granted: { view: action.granted, reentrant: false } };

@@ -49,9 +49,11 @@ export interface LockOps {
    * What a waiter does with a grant published on `channelPrefix + owner` (`fence,server ms,ms the
    * grant is reserved`): `enter` at once and claim it with `extend` in the background (needs an
    * extend that claims an unclaimed grant, as the Lock's does); `claim` by acquiring (one
-   * request). Absent: the scripts publish no grants, and waiters only poll.
+   * request). `wake`: waiters never queue (readers); a release they wait for publishes on
+   * `channelPrefix` itself, and a waiter attempts on it while it keeps polling as without push.
+   * Absent: the scripts publish no grants, and waiters only poll.
    */
-  readonly grantPush?: "enter" | "claim";
+  readonly grantPush?: "enter" | "claim" | "wake";
   acquire(ref: LockRef, p: AcquireParams): Promise<{ reply: AcquireReply; sentAt: number }>;
   release(
     ref: LockRef,

@@ -1,4 +1,5 @@
 import { now } from "../engine/clock.ts";
+import { grantSubscribe } from "../wait/shared-grant-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
 import { opsOf } from "./flavor.ts";
 import type { HeldLockView } from "./held-lock.ts";
@@ -47,11 +48,14 @@ export function lockWake(
   leaseMs: number,
   adopt: Adopt,
 ): WakeParams<HeldLockView> | undefined {
-  const backend = ref.ctx.backend;
-  if (backend.subscribe === undefined || opsOf(ref).grantPush === undefined) return undefined;
+  const subscribe = grantSubscribe(ref.ctx.backend, ref.keys.channelPrefix);
+  const mode = opsOf(ref).grantPush;
+  if (subscribe === undefined || mode === undefined) return undefined;
+  // Readers never queue: a release they wait for is told on the name's channel, not a grant.
+  if (mode === "wake") return { channel: ref.keys.channelPrefix, subscribe, unqueued: true };
   return {
     channel: ref.keys.channelPrefix + ref.owner,
-    subscribe: (channel, signal) => backend.subscribe!(channel, signal),
+    subscribe,
     onMessage: (payload, since) => enterOnGrant(ref, holds, leaseMs, adopt, payload, since),
   };
 }

@@ -17,6 +17,7 @@
 --   of the restart quarantine); slots: kind_1..kind_n (1 newly granted, 2 re-entered),
 --   fence_1..fence_n, version_1..version_n (each lock's lease version)
 -- @include ../common/fence.lua
+-- @include ../common/live-pttl.lua
 -- @include ../lock/_grant-head.lua
 local owner, lease, claim_ms, fence_ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local n = (#KEYS - 2) / 5
@@ -44,7 +45,7 @@ for i = 1, n do
   end
   if holder and holder ~= owner then
     busy = true
-    longest = math.max(longest, redis.call('PTTL', key(i, 1)))
+    longest = math.max(longest, live_pttl(key(i, 1)))
   end
 end
 if busy then return answer(0, longest, {}, {}, {}) end

@@ -55,7 +55,9 @@ local rank = redis.call('ZRANK', queue_key, waiter)
 if rank then position = rank + 1 end
 local next_expiry = 0
 local first = redis.call('ZRANGE', permits_key, 0, 0, 'WITHSCORES')
-if first[2] then next_expiry = math.max(tonumber(first[2]) - now_ms, 0) end
+-- a permit lives out its expiry's millisecond ('(' in the purge): report it as at least 1 ms,
+-- since a 0 reads as "unknown" and would not cap the waiter's sleep
+if first[2] then next_expiry = math.max(tonumber(first[2]) - now_ms, 1) end
 local left = quarantine_running(quarantine)
 if left > 0 then return {-3, 0, 0, left, position} end
 return {0, 0, 0, next_expiry, position}

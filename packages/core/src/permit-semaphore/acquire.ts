@@ -30,6 +30,7 @@ export async function acquirePermit(
     name: ref.name,
     waitMs,
     signal,
+    grants: { channelPrefix: ref.keys.channelPrefix, waiter },
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
       const p = { waiter, leaseMs, queue, returnWithinMs, op, budgetMs, signal };
       const { reply, sentAt } = await acquireOnce(ref, p);

@@ -21,6 +21,7 @@
 --   status 1 granted, 2 re-entered, 0 busy, -3 quarantined (pttl = ms left of the restart
 --   quarantine; no grant made)
 -- @include ../common/fence.lua
+-- @include ../common/live-pttl.lua
 -- @include ../fair-lock/_grant-head.lua
 -- @include _readers.lua
 local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -71,7 +72,10 @@ if admit then
   return {1, fence, 1, lease, 0, 0, 0, 0}
 end
 
-local busy_ttl = math.max(redis.call('PTTL', lock_key), readers_ttl(readers_key, holds_key), 0)
+-- a reader waits for this writer's release: ask the release to tell readers (push), at the cost
+-- of one HSET on this busy path only (the flag goes with the writer's hash)
+if writer[1] then redis.call('HSET', lock_key, 'r', 1) end
+local busy_ttl = math.max(live_pttl(lock_key), readers_ttl(readers_key, holds_key), 0)
 local mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')
 local age = now_ms - tonumber(writer[3] or now_ms)
 return {0, 0, 0, busy_ttl, 0, math.floor(mean_hold), age, 0}

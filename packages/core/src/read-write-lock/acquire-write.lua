@@ -22,6 +22,7 @@
 --   status 1 granted, 2 re-entered, 0 busy, -2 caller holds the read lock, -3 quarantined
 --   (pttl = ms left of the restart quarantine; no grant made)
 -- @include ../common/fence.lua
+-- @include ../common/live-pttl.lua
 -- @include ../fair-lock/_grant-head.lua
 -- @include ../fair-lock/_enqueue.lua
 -- @include _readers.lua
@@ -52,7 +53,7 @@ if redis.call('ZSCORE', readers_key, owner) then
   return {-2, 0, 0, 0, 0, 0, 0, 0}
 end
 
-local busy_ttl = holder and redis.call('PTTL', lock_key) or readers_ttl(readers_key, holds_key)
+local busy_ttl = holder and live_pttl(lock_key) or readers_ttl(readers_key, holds_key)
 local position = 0
 if queue then
   position = enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl, refreshed)

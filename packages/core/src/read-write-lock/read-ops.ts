@@ -64,6 +64,8 @@ async function extendRead(ref: LockRef, p: ExtendParams): Promise<ExtendResult> 
 
 export const readLockOps: LockOps = Object.freeze({
   serializedAs: { kind: "read-write-lock", side: "read" } as const,
+  // A writer's release that readers wait for publishes `free` on the name's channel.
+  grantPush: "wake",
   acquire: acquireRead,
   release: releaseRead,
   extend: extendRead,

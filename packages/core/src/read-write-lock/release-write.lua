@@ -1,5 +1,6 @@
 -- Release one hold of the write lock; when its count reaches zero and no reader remains (the
--- writer may have downgraded to a read hold), hand the lock to the first live queued writer.
+-- writer may have downgraded to a read hold), hand the lock to the first live queued writer;
+-- otherwise, when readers wait for it, publish `free` on `channelPrefix` itself.
 -- @protocol
 -- @key lock  writer hash
 -- @key fence  fence counter
@@ -26,7 +27,11 @@ local fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumbe
 
 -- @include ../fair-lock/_release-level.lua
 purge_readers(readers_key, holds_key)
+local writer = nil
 if redis.call('EXISTS', readers_key) == 0 then
-  grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
+  writer = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 end
+-- Readers found this writer in their way and wait: unless a queued writer got the lock, tell
+-- them on the name's own channel (the prefix, no owner), where their push listens.
+if state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end
 return {1, 0}

@@ -57,6 +57,9 @@ async function releaseWrite(ref: LockRef, fence: number, op: Operation) {
 
 export const writeLockOps: LockOps = Object.freeze<LockOps>({
   serializedAs: { kind: "read-write-lock", side: "write" } as const,
+  // Its release grants the queue head through the fair lock's grant_head, which publishes the
+  // grant; the fair lock's extend (its renewal) claims an unclaimed one: enter on the message.
+  grantPush: "enter",
   acquire: acquireWrite,
   release: releaseWrite,
   extend: (ref, p) => extendFairLayout(ref, allKeys(ref).k.lock, p),

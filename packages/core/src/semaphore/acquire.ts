@@ -33,6 +33,7 @@ export async function acquirePermits(
     name: ref.name,
     waitMs,
     signal,
+    grants: { channelPrefix: ref.keys.channelPrefix, waiter },
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
       const p = { waiter, permits, queue, returnWithinMs, op, budgetMs, signal };
       const reply = await acquireOnce(ref, p);

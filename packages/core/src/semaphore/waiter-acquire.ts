@@ -2,6 +2,7 @@ import type { ClientContext } from "../config.ts";
 import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
+import { grantSubscribe } from "../wait/shared-grant-stream.ts";
 import { waitLoop, type AttemptOutcome, type WaitResult } from "../wait/wait-loop.ts";
 
 export interface WaiterAcquire<T> {
@@ -9,6 +10,8 @@ export interface WaiterAcquire<T> {
   readonly name: string;
   readonly waitMs: number;
   readonly signal: AbortSignal | undefined;
+  /** Where the scripts announce a direct grant to this waiter: `channelPrefix + waiter`. */
+  readonly grants: { readonly channelPrefix: string; readonly waiter: string };
   /** One attempt as one operation of the protocol (see docs/protocol.md). */
   attempt(p: {
     op: Operation;
@@ -42,6 +45,9 @@ export async function acquireAsWaiter<T>(p: WaiterAcquire<T>): Promise<WaitResul
         ),
     );
   };
+  // Push: a grant message wakes the waiter, whose next attempt claims the grant (one request).
+  const subscribe = grantSubscribe(p.ctx.backend, p.grants.channelPrefix);
+  const wake = subscribe && { channel: p.grants.channelPrefix + p.grants.waiter, subscribe };
   return waitLoop<T>({
     name: p.name,
     waitMs: p.waitMs,
@@ -50,6 +56,7 @@ export async function acquireAsWaiter<T>(p: WaiterAcquire<T>): Promise<WaitResul
     requestTimeoutMs: p.ctx.policy.requestTimeoutMs,
     emit: p.ctx.emit,
     claimWindowMs: p.ctx.claimWindowMs,
+    wake,
     leave: () => abandon(lastOp),
     attempt: async (queue, returnWithinMs, deadline) => {
       const op = (lastOp = newOperation());

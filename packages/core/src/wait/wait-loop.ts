@@ -102,12 +102,11 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
         queued = false;
         return result(attempt);
       }
-      if (
-        wake &&
-        outcome.busy.position >= 2 &&
-        (stream === undefined || stream.closed) &&
-        streams < MAX_STREAMS
-      ) {
+      // The head polls just in time when the server's statistics say when its turn comes; without
+      // them (the semaphores keep none) it listens too, or it would learn of its grant by backoff.
+      const listens =
+        wake?.unqueued === true || outcome.busy.position >= (outcome.busy.meanHoldMs > 0 ? 2 : 1);
+      if (wake && listens && (stream === undefined || stream.closed) && streams < MAX_STREAMS) {
         stream = new PushStream(wake.subscribe, wake.channel);
         streams++;
       }

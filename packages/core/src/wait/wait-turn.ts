@@ -24,6 +24,11 @@ export interface WakeParams<T> {
   readonly subscribe: (channel: string, signal: AbortSignal) => AsyncIterable<string>;
   /** What a message means; absent: attempt at once (one request claims the grant). */
   readonly onMessage?: (payload: string, since: WakeContext) => WakeAction<T>;
+  /**
+   * The waiter never queues (a reader): it listens from its first busy answer, and a message only
+   * wakes it early — it keeps polling as it would without push, since no grant awaits it.
+   */
+  readonly unqueued?: boolean;
 }
 
 export interface Turn<T> {
@@ -88,10 +93,15 @@ function plannedDelay<T>(turn: Turn<T>): number {
     rttMs: turn.rttMs,
     rttDevMs: turn.rttDevMs,
     // A stream still connecting counts as push: if it fails, the plan is redrawn at once.
-    pushed: turn.stream !== undefined && !turn.stream.closed,
+    pushed: turn.stream !== undefined && !turn.stream.closed && params.wake?.unqueued !== true,
     ...(params.claimWindowMs === undefined ? {} : { claimWindowMs: params.claimWindowMs }),
   };
   const wanted = params.strategy.nextDelay(hint);
-  const cap = Math.min(left, busy.remainingLeaseMs > 0 ? busy.remainingLeaseMs : left);
+  // The server measured the remaining lease somewhere between send and reply: counted from the
+  // send, the cap holds however slow the reply's way back was (a loaded server or event loop
+  // made waiters sleep hundreds of ms past the expiry when it was counted from the reply).
+  const lease =
+    busy.remainingLeaseMs > 0 ? busy.remainingLeaseMs - (turn.replyAt - turn.sentAt) : left;
+  const cap = Math.min(left, lease);
   return Math.max(0, Math.min(wanted, cap) - (now() - turn.replyAt));
 }

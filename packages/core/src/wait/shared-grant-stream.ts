@@ -1,0 +1,148 @@
+import type { Backend } from "../backend/backend.ts";
+
+/** What a waiter's push reads: Upstash's `subscribe,…` and `message,<channel>,<payload>` lines. */
+export type Subscribe = (channel: string, signal: AbortSignal) => AsyncIterable<string>;
+
+/**
+ * How the waiters of one client on one name listen for their grants: over one stream for all of
+ * them, never one per waiter (a stampede of waiters in one isolate opened as many streams as
+ * waiters). Each primitive publishes a grant on `channelPrefix + waiter`; one `/psubscribe` on
+ * `channelPrefix*` hears them all, and each waiter is handed the lines of its own channel, in the
+ * shape a `/subscribe` of that channel would give. The stream opens with the first waiter that
+ * listens (never on the uncontended path) and closes when the last one stops. A backend without
+ * patterns falls back to a stream per waiter; one without push gives `undefined` (poll only).
+ */
+export function grantSubscribe(backend: Backend, channelPrefix: string): Subscribe | undefined {
+  const { psubscribe, subscribe } = backend;
+  if (psubscribe === undefined)
+    return subscribe && ((channel, signal) => subscribe(channel, signal));
+  const pattern = globEscape(channelPrefix) + "*";
+  return (channel, signal) => {
+    let streams = shared.get(backend);
+    if (streams === undefined) shared.set(backend, (streams = new Map()));
+    let stream = streams.get(pattern);
+    if (stream === undefined || stream.ended) {
+      stream = new PatternStream((s) => psubscribe(pattern, s), pattern);
+      streams.set(pattern, stream);
+    }
+    return stream.listen(channel, signal);
+  };
+}
+
+// Per client (its backend): the open pattern streams, by pattern.
+const shared = new WeakMap<Backend, Map<string, PatternStream>>();
+
+/** Redis glob's special characters in a name must match only themselves. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, "\\$&");
+}
+
+/** A waiter's share of the stream: its lines, queued until it reads them. */
+class Listener {
+  readonly lines: string[] = [];
+  ended = false;
+  /** Why the stream ended, when it broke or was refused: each waiter sees it as its own. */
+  failure: unknown;
+  #wake: (() => void) | undefined;
+
+  push(line: string): void {
+    this.lines.push(line);
+    this.#wake?.();
+  }
+
+  end(failure?: unknown): void {
+    this.ended = true;
+    this.failure ??= failure;
+    this.#wake?.();
+  }
+
+  /** The next line, or `undefined` once ended and drained. */
+  async next(): Promise<string | undefined> {
+    while (this.lines.length === 0 && !this.ended)
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+    this.#wake = undefined;
+    return this.lines.shift();
+  }
+}
+
+/** One `/psubscribe` stream and the waiters listening on it, by channel. */
+class PatternStream {
+  readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #controller = new AbortController();
+  #live = false;
+  #failure: unknown;
+  ended = false;
+
+  constructor(
+    open: (signal: AbortSignal) => AsyncIterable<string>,
+    readonly pattern: string,
+  ) {
+    void this.#read(open);
+  }
+
+  async *listen(channel: string, signal: AbortSignal): AsyncGenerator<string> {
+    const listener = new Listener();
+    const set = this.#listeners.get(channel) ?? new Set();
+    this.#listeners.set(channel, set);
+    set.add(listener);
+    // Already live: every grant published from now on reaches this waiter.
+    if (this.#live) listener.push(`subscribe,${channel},1`);
+    if (this.ended) listener.end(this.#failure);
+    const onAbort = () => listener.end();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      for (;;) {
+        const line = await listener.next();
+        if (line === undefined && listener.failure !== undefined) throw listener.failure;
+        if (line === undefined) return;
+        yield line;
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      set.delete(listener);
+      if (set.size === 0) this.#listeners.delete(channel);
+      // The last waiter left: nobody needs the stream any more.
+      if (this.#listeners.size === 0) this.#close();
+    }
+  }
+
+  #close(): void {
+    this.ended = true;
+    this.#controller.abort();
+  }
+
+  async #read(open: (signal: AbortSignal) => AsyncIterable<string>): Promise<void> {
+    const message = `pmessage,${this.pattern},`;
+    try {
+      for await (const line of open(this.#controller.signal)) {
+        if (line.startsWith(message)) this.#deliver(line.slice(message.length));
+        else if (!this.#live && line.startsWith("psubscribe,")) {
+          this.#live = true;
+          for (const [channel, set] of this.#listeners)
+            for (const listener of set) listener.push(`subscribe,${channel},1`);
+        }
+      }
+    } catch (error) {
+      // Handed to every waiter as a failure of its own stream (a refused or broken stream only
+      // means: poll; each keeps its place in the queue).
+      this.#failure = this.#controller.signal.aborted ? undefined : error;
+    }
+    this.ended = true;
+    for (const set of this.#listeners.values())
+      for (const listener of set) listener.end(this.#failure);
+  }
+
+  /**
+   * `rest` is `<channel>,<payload>`. A channel may hold commas, so it is the longest of the
+   * waiters' channels that `rest` starts with (a grant for nobody here is dropped). A misread
+   * payload costs its waiter one attempt: the server, not the message, decides who holds.
+   */
+  #deliver(rest: string): void {
+    let best: string | undefined;
+    for (const channel of this.#listeners.keys())
+      if (rest.startsWith(channel + ",") && channel.length > (best?.length ?? -1)) best = channel;
+    if (best === undefined) return;
+    const line = `message,${best},${rest.slice(best.length + 1)}`;
+    for (const listener of this.#listeners.get(best) ?? []) listener.push(line);
+  }
+}

@@ -1,0 +1,240 @@
+import { Redis } from "@upstash/redis";
+import { harness, keyPrefix } from "@edgelock/testkit";
+import { describe, expect, it } from "vitest";
+import { createClient, resolveBackend, type Backend, type EdgelockClient } from "../src/index.ts";
+import { TransportError } from "../src/backend/backend.ts";
+
+/**
+ * Redisson's concurrency test shape (16 clients × 3 loops of 10 ms on one permit), ported to every
+ * queued primitive over REST: each client's waiters listen for their grant on the channel it is
+ * published on. The Semaphore and PermitExpirableSemaphore waiters listened to nothing and learnt
+ * of a grant on a backoff poll of up to 2 s: 32–44 s and 50–60 s, where the Lock took 0.8–1.0 s.
+ */
+const CLIENTS = 16;
+const LOOPS = 3;
+const SECTION_MS = 10;
+/** "A few seconds", with room for this machine's load; polling alone took 32 s and more. */
+const BOUND_MS = 8_000;
+
+interface Shape {
+  readonly label: string;
+  /** Prepares the name (permits of a semaphore), once. */
+  setUp?(client: EdgelockClient, name: string): Promise<unknown>;
+  /** Enters the section; resolves to its exit. */
+  enter(client: EdgelockClient, name: string): Promise<() => Promise<unknown>>;
+}
+
+const WAIT = { waitMs: 60_000 };
+
+const SHAPES: readonly Shape[] = [
+  {
+    label: "Lock",
+    enter: async (c, n) => {
+      const held = await c.lock(n).acquire(WAIT);
+      return () => held.release();
+    },
+  },
+  {
+    label: "FairLock",
+    enter: async (c, n) => {
+      const held = await c.fairLock(n).acquire(WAIT);
+      return () => held.release();
+    },
+  },
+  {
+    label: "ReadWriteLock write side",
+    enter: async (c, n) => {
+      const held = await c.readWriteLock(n).write.acquire(WAIT);
+      return () => held.release();
+    },
+  },
+  {
+    label: "Semaphore",
+    setUp: (c, n) => c.semaphore(n).trySetPermits(1),
+    enter: async (c, n) => {
+      const hold = await c.semaphore(n).acquire(WAIT);
+      return () => hold.release();
+    },
+  },
+  {
+    label: "PermitExpirableSemaphore",
+    setUp: (c, n) => c.permitExpirableSemaphore(n).trySetPermits(1),
+    enter: async (c, n) => {
+      const permit = await c.permitExpirableSemaphore(n).acquire(WAIT);
+      return () => permit.release();
+    },
+  },
+];
+
+/** Wraps a backend to count the push streams open at once (and the most ever open). */
+function streamGauge(inner: Backend) {
+  const gauge = { open: 0, most: 0, opened: 0 };
+  const counted = <A extends unknown[]>(
+    open: ((...a: A) => AsyncIterable<string>) | undefined,
+  ): ((...a: A) => AsyncIterable<string>) | undefined =>
+    open &&
+    async function* (...a: A) {
+      gauge.opened++;
+      gauge.most = Math.max(gauge.most, ++gauge.open);
+      try {
+        yield* open(...a);
+      } finally {
+        gauge.open--;
+      }
+    };
+  const backend: Backend = {
+    kind: inner.kind,
+    command: (args, signal) => inner.command(args, signal),
+  };
+  const subscribe = counted(inner.subscribe?.bind(inner));
+  const psubscribe = counted(inner.psubscribe?.bind(inner));
+  if (subscribe) Object.assign(backend, { subscribe });
+  if (psubscribe) Object.assign(backend, { psubscribe });
+  return { backend, gauge };
+}
+
+function restBackend(): Backend {
+  const env = harness();
+  return resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
+}
+
+describe(`${CLIENTS} clients × ${LOOPS} loops of ${SECTION_MS} ms on one permit (REST, push)`, () => {
+  for (const shape of SHAPES) {
+    it(
+      `${shape.label}: completes within ${BOUND_MS} ms, one at a time`,
+      {
+        timeout: 90_000,
+      },
+      async () => {
+        const prefix = keyPrefix();
+        const name = "stampede";
+        const gauges = Array.from({ length: CLIENTS }, () => streamGauge(restBackend()));
+        const clients = gauges.map(({ backend }) => createClient({ redis: backend, prefix }));
+        await shape.setUp?.(clients[0]!, name);
+        let inside = 0;
+        let most = 0;
+        let sections = 0;
+        const start = Date.now();
+        await Promise.all(
+          clients.map(async (client) => {
+            for (let loop = 0; loop < LOOPS; loop++) {
+              const exit = await shape.enter(client, name);
+              most = Math.max(most, ++inside);
+              await new Promise((r) => setTimeout(r, SECTION_MS));
+              inside--;
+              sections++;
+              await exit();
+            }
+          }),
+        );
+        const elapsed = Date.now() - start;
+        expect(sections).toBe(CLIENTS * LOOPS);
+        expect(most, "holders at once").toBe(1);
+        expect(elapsed, `${shape.label} took ${elapsed} ms`).toBeLessThan(BOUND_MS);
+        // Waiters did listen (not only poll), and no client ever had two streams open.
+        expect(gauges.reduce((n, g) => n + g.gauge.opened, 0)).toBeGreaterThan(0);
+        expect(Math.max(...gauges.map((g) => g.gauge.most))).toBe(1);
+      },
+    );
+  }
+});
+
+describe("one client's waiters on one name share one stream", () => {
+  it(
+    "8 waiters of one client on a Semaphore open one stream, each still granted in turn",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const { backend, gauge } = streamGauge(restBackend());
+      const client = createClient({ redis: backend, prefix: keyPrefix() });
+      const sem = client.semaphore("shared-stream");
+      await sem.trySetPermits(1);
+      const first = await sem.acquire();
+      let granted = 0;
+      const waiters = Array.from({ length: 8 }, async () => {
+        const hold = await sem.acquire({ waitMs: 30_000 });
+        granted++;
+        await hold.release();
+      });
+      // Hold until every waiter has queued and listens (the stream is open), then let them through.
+      const until = Date.now() + 10_000;
+      while (gauge.open === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      expect(gauge.open).toBe(1);
+      await first.release();
+      await Promise.all(waiters);
+      expect(granted).toBe(8);
+      expect(gauge.most).toBe(1);
+    },
+  );
+});
+
+describe("a backend that refuses the shared stream", () => {
+  it(
+    "its waiters poll instead, and every one is still granted in turn",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const inner = restBackend();
+      let refused = 0;
+      const backend: Backend = {
+        kind: inner.kind,
+        command: (args, signal) => inner.command(args, signal),
+        // eslint-disable-next-line require-yield
+        async *psubscribe() {
+          refused++;
+          throw new TransportError("psubscribe: HTTP 404", { ambiguous: false, status: 404 });
+        },
+      };
+      const client = createClient({ redis: backend, prefix: keyPrefix() });
+      const sem = client.permitExpirableSemaphore("refused-stream");
+      await sem.trySetPermits(1);
+      const first = await sem.acquire();
+      let granted = 0;
+      const waiters = Array.from({ length: 4 }, async () => {
+        const permit = await sem.acquire({ waitMs: 30_000 });
+        granted++;
+        await permit.release();
+      });
+      while (refused === 0) await new Promise((r) => setTimeout(r, 10));
+      await first.release();
+      await Promise.all(waiters);
+      expect(granted).toBe(4);
+    },
+  );
+});
+
+describe("readers behind a writer are woken by its release (REST, push)", () => {
+  it(
+    "8 readers, each its own client, enter within 250 ms of the writer's release",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const prefix = keyPrefix();
+      const name = "readers-woken";
+      const clients = Array.from({ length: 9 }, () =>
+        createClient({ redis: restBackend(), prefix }),
+      );
+      const writer = await clients[0]!.readWriteLock(name).write.acquire();
+      let releasedAt = Infinity;
+      const readers = clients.slice(1).map(async (client) => {
+        const held = await client.readWriteLock(name).read.acquire({ waitMs: 30_000 });
+        const lateness = Date.now() - releasedAt;
+        await held.release();
+        return lateness;
+      });
+      // Long enough that a polling reader on a fresh name (no hold statistics) backs off to
+      // sleeps of a second and more; a woken one enters about one round trip after the release.
+      await new Promise((r) => setTimeout(r, 1_500));
+      releasedAt = Date.now();
+      await writer.release();
+      const lateness = await Promise.all(readers);
+      expect(Math.min(...lateness), "no reader entered before the release").toBeGreaterThanOrEqual(
+        0,
+      );
+      expect(Math.max(...lateness)).toBeLessThan(250);
+    },
+  );
+});
