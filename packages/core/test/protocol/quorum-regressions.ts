@@ -333,17 +333,24 @@ export function runQuorumRegressions(target: RegressionTarget): void {
     const resumedFarOff = async (name: string, leaseMs: number) => {
       const dbs = await fiveDatabases(name);
       const options = { requestTimeoutMs: 300 };
-      const sentAt = Date.now();
       const held = await quorumLock(
         dbs.map((d) => d.client),
         name,
         options,
       ).acquire({ leaseMs });
+      // renewed once by its first holder: every database's lease version is 1 now
+      const sentAt = Date.now();
+      await held.extend(leaseMs);
       for (const d of dbs.slice(0, 2)) await d.read("PEXPIRE", d.keys.lock, "60000");
       const json = { ...held.toJSON(), expiresAt: Date.now() + 60_000 };
       // another invocation: new clients over the same databases
-      const other = dbs.map((d) => makeTestClient(d.late.backend, { prefix: d.prefix }).client);
-      const resumed = quorumLock(other, name, options).resume(json);
+      const other = dbs.map((d) => makeTestClient(d.late.backend, { prefix: d.prefix }));
+      const resumed = quorumLock(
+        other.map((t) => t.client),
+        name,
+        options,
+      ).resume(json);
+      const requests = () => other.reduce((sum, t) => sum + t.requests.total, 0);
       const resumedAt = Date.now();
       /** When a majority of the databases lets go, on this machine's clock: the 3rd latest expiry. */
       const quorumExpiry = async () => {
@@ -354,7 +361,7 @@ export function runQuorumRegressions(target: RegressionTarget): void {
       };
       // The servers' leases ran from the grant, before the resume; the resumed hold can only
       // count the carried lease from its own start: that much later, at most.
-      return { dbs, resumed, quorumExpiry, slackMs: resumedAt - sentAt + 50 };
+      return { dbs, resumed, quorumExpiry, requests, slackMs: resumedAt - sentAt + 50 };
     };
 
     it("a resumed hold with a carried expiresAt far beyond the servers' leases aborts no later than the quorum-th server expiry", async () => {
@@ -373,16 +380,59 @@ export function runQuorumRegressions(target: RegressionTarget): void {
     });
 
     it("a resumed hold is trusted from its first confirmed renewal on a majority, not from the carried expiresAt", async () => {
-      const { resumed, quorumExpiry, slackMs } = await resumedFarOff("rt2", 4_000);
+      const { resumed, quorumExpiry, requests, slackMs } = await resumedFarOff("rt2", 4_000);
       const expiry = await quorumExpiry();
       expect(resumed.toJSON().expiresAt).toBeLessThanOrEqual(expiry + slackMs);
-      // Its first renewal: stale on every database (it resumed at version 0), then renewed.
+      // Its first renewal: stale on every database (the quorum's serialised form carries no
+      // lease versions, so it resumed at 0), then renewed: 2 requests per database.
       await resumed.extend(8_000);
+      expect(requests()).toBe(10);
       const trusted = resumed.toJSON().expiresAt - Date.now();
       expect(trusted).toBeGreaterThan(6_000);
       expect(resumed.toJSON().expiresAt).toBeLessThanOrEqual((await quorumExpiry()) + 50);
       expect(resumed.signal.aborted).toBe(false);
       await resumed.release();
+    });
+
+    it("a resumed hold whose carried expiresAt is skewed within clockErrorMs never outlasts the majority's server lease", async () => {
+      const dbs = await fiveDatabases("rs");
+      const clients = dbs.map((d) => d.client);
+      const held = await quorumLock(clients, "rs", { requestTimeoutMs: 300 }).acquire({
+        leaseMs: 3_000,
+      });
+      // the serialising machine's clock ran 900 ms fast (the default clockErrorMs is 1 s)
+      const json = { ...held.toJSON(), expiresAt: held.toJSON().expiresAt + 900 };
+      const other = dbs.map((d) => makeTestClient(d.late.backend, { prefix: d.prefix }).client);
+      const resumed = quorumLock(other, "rs", { requestTimeoutMs: 300 }).resume(json);
+      const local = resumed.toJSON().expiresAt;
+      const expiries = await Promise.all(
+        dbs.map(async (d) => Date.now() + Number(await d.read("PTTL", d.keys.lock))),
+      );
+      const majority = expiries.sort((a, b) => b - a)[2]!;
+      expect(majority - Date.now()).toBeGreaterThan(1_000);
+      expect(local).toBeLessThanOrEqual(majority + 50);
+      expect(resumed.signal.aborted).toBe(false);
+      await resumed.release();
+    });
+
+    it("a database where a renewal found the hold gone is out of the hold: no more renewals there, the release still goes", async () => {
+      const dbs = await fiveDatabases("out");
+      const q = quorumLock(
+        dbs.map((d) => d.client),
+        "out",
+        { requestTimeoutMs: 300 },
+      );
+      const held = await q.acquire({ leaseMs: 10_000 });
+      await dbs[0]!.read("DEL", dbs[0]!.keys.lock);
+      await held.extend(10_000); // renewed on the four others: a majority
+      const before = dbs.map((d) => d.requests.total);
+      await held.extend(10_000);
+      const renewals = dbs.map((d, i) => d.requests.total - before[i]!);
+      expect(renewals).toEqual([0, 1, 1, 1, 1]);
+      expect(held.signal.aborted).toBe(false);
+      await held.release();
+      expect(dbs[0]!.requests.total - before[0]!).toBe(1);
+      for (const d of dbs) expect(Number(await d.read("EXISTS", d.keys.lock))).toBe(0);
     });
 
     it("finding 7: a kept-alive quorum hold extended to a shorter lease is renewed at a third of it", async () => {
