@@ -1,11 +1,7 @@
 import { now } from "../engine/clock.ts";
 import type { LeaseLostError } from "../errors.ts";
 import { LeaseState } from "../lease/lease-state.ts";
-import {
-  OrderedRenewals,
-  type RenewedHold,
-  type RenewOutcome,
-} from "../lease/ordered-renewal.ts";
+import { OrderedRenewals, type RenewedHold, type RenewOutcome } from "../lease/ordered-renewal.ts";
 import { extend, within, type QuorumDatabase } from "./database.ts";
 
 export interface DatabaseLeaseInit {
