@@ -59,6 +59,14 @@ export class LeaseState {
   }
 
   /**
+   * The deadline was derived elsewhere (the quorum lock's: from its databases' leases, see
+   * quorum/quorum-validity.ts): it moves there, earlier or later.
+   */
+  confirmUntil(deadline: number): void {
+    this.confirm(deadline, 0);
+  }
+
+  /**
    * A renewal ordered by the lease version confirmed `leaseMs` from `sentAt`: every renewal this
    * holder sent before it carried an older version, so none of them can apply any more.
    */

@@ -73,13 +73,25 @@ export class OrderedRenewals {
   readonly #retryWindowMs: number;
   readonly #request: RenewalRequest;
   readonly #what: string;
+  readonly #believedMs: (leaseMs: number) => number;
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(hold: RenewedHold, retryWindowMs: number, what: string, request: RenewalRequest) {
+  /**
+   * `believedMs`: how much of a lease the server confirmed the holder may count on (default: all
+   * of it). The quorum lock takes Redlock's clock-drift allowance off each database's lease.
+   */
+  constructor(
+    hold: RenewedHold,
+    retryWindowMs: number,
+    what: string,
+    request: RenewalRequest,
+    believedMs: (leaseMs: number) => number = (ms) => ms,
+  ) {
     this.#hold = hold;
     this.#retryWindowMs = retryWindowMs;
     this.#what = what;
     this.#request = request;
+    this.#believedMs = believedMs;
   }
 
   /** Renews the lease to `leaseMs`, after any renewal already queued for this hold. */
@@ -112,7 +124,7 @@ export class OrderedRenewals {
       // Cancelled before it was sent (the hold ended, or `extend(ms)` restarted the keeper while
       // this renewal was queued): it cannot apply, so it must not bound the deadline.
       if (signal?.aborted) throw new AbortedError(this.#what, signal.reason);
-      const doubt = lease.inDoubt(sentAt, leaseMs);
+      const doubt = lease.inDoubt(sentAt, this.#believedMs(leaseMs));
       let answer;
       try {
         answer = await this.#request({ leaseMs, op: newOperation(), budgetMs, signal });
@@ -130,11 +142,11 @@ export class OrderedRenewals {
       }
       if (answer.status === "renewed") {
         hold.provisional = false;
-        lease.renewed(sentAt, leaseMs);
+        lease.renewed(sentAt, this.#believedMs(leaseMs));
         return "renewed";
       }
       // The server's lease is what the renewal that won set; ours (older versions) are all dead.
-      lease.renewed(sentAt, Math.max(answer.pttl, 0));
+      lease.renewed(sentAt, this.#believedMs(Math.max(answer.pttl, 0)));
     }
     return "stale";
   }

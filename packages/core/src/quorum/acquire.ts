@@ -68,7 +68,12 @@ export async function acquireQuorum(
   }
   const grant = result.granted;
   const hold = new QuorumHold(ref, {
-    ...grant,
+    token: grant.token,
+    fence: grant.fence,
+    sentAt: grant.startedAt,
+    // Valid from the attempt's start on every database that granted (Redlock's validity).
+    validMs: ref.dbs.map((db) => (grant.grantedOn.includes(db.index) ? grant.validMs : 0)),
+    deadlines: grant.deadlines,
     leaseMs: opts.leaseMs,
     keepAlive: opts.keepAlive,
     maxHoldMs: opts.maxHoldMs,

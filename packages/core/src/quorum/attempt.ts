@@ -13,6 +13,8 @@ export interface QuorumGrant {
   readonly validMs: number;
   /** The acquire's deadline on each database (its own clock), for the release's tombstone. */
   readonly deadlines: AcquireDeadlines;
+  /** Index of each database that granted: the hold's lease runs there (and only there). */
+  readonly grantedOn: readonly number[];
 }
 
 /** Per database index: the latest deadline the acquisition's copies carried there (server ms). */
@@ -83,7 +85,8 @@ export async function attemptQuorum(
   if (second.filter((r) => r.value === true).length < ref.majority)
     return refuse(ref, token, timeoutMs, deadlines(), "unreachable", merged);
   if (expired()) return refuse(ref, token, timeoutMs, deadlines(), "validity", merged);
-  return { granted: { token, fence, startedAt, validMs, deadlines: deadlines() } };
+  const grantedOn = granted.map((r) => r.db.index);
+  return { granted: { token, fence, startedAt, validMs, deadlines: deadlines(), grantedOn } };
 }
 
 async function refuse(

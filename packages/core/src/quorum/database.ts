@@ -1,10 +1,9 @@
 import type { ClientContext } from "../config.ts";
 import { TransportError } from "../backend/backend.ts";
-import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { run } from "../engine/run.ts";
 import { opRecordKey, quorumKeys, type QuorumKeys } from "../keys.ts";
-import type { SerialQueue } from "./serial-queue.ts";
+import { decodeRenewal, type DecodedRenewal } from "../lease/ordered-renewal.ts";
 import { acquireScript, commitScript, extendScript, releaseScript } from "./scripts.generated.ts";
 
 /** One of the quorum's independent databases, reached through its own client. */
@@ -80,54 +79,34 @@ export async function commit(
   return reply.status === 1;
 }
 
-/** What one hold knows of one database: the lease version it last answered, one renewal at a time. */
-export interface DatabaseLease {
-  version: number;
-  readonly renewals: SerialQueue;
-}
-
 /**
- * One renewal on one database, ordered by the lease version this database last answered; a
- * stale answer is adopted and the renewal goes once more. Queued behind the hold's previous
- * renewal on this database (keeper and `extend` alike), so two are never in flight: one still
- * settling in the background makes this one a "no" vote when the round's timeout comes.
+ * One renewal request on one database, ordered by the lease version this hold last saw there
+ * (`quorum/extend.lua`). The queue, the doubt and the stale retry are the shared renewal's
+ * (lease/ordered-renewal.ts, one per database: see `DatabaseLease`).
  */
 export async function extend(
   db: QuorumDatabase,
   token: string,
-  hold: DatabaseLease,
   renewal: {
+    readonly version: number;
     readonly leaseMs: number;
-    /** The round's timeout. */
-    readonly timeoutMs: number;
-    /** The hold's local deadline (monotonic ms): no copy may apply after it. */
-    readonly until: number;
+    readonly op: Operation;
+    /** No copy may apply later than this after it is sent (within the hold's local deadline). */
+    readonly budgetMs: number;
+    readonly signal?: AbortSignal | undefined;
   },
-  signal?: AbortSignal,
-): Promise<boolean> {
-  const { leaseMs, timeoutMs, until } = renewal;
-  const startedAt = now();
-  const renew = async (): Promise<boolean> => {
-    for (let tries = 0; ; tries++) {
-      const budgetMs = Math.floor(Math.min(startedAt + timeoutMs, until) - now());
-      if (budgetMs <= 0) throw new TransportError("no time left to renew", { ambiguous: false });
-      const { reply } = await run(db.ctx, extendScript, {
-        what: `extend quorum db ${db.index}`,
-        keys: { lock: db.keys.lock },
-        args: { token, version: hold.version, leaseMs },
-        op: newOperation(),
-        budgetMs,
-        signal,
-      });
-      hold.version = Math.max(hold.version, reply.version);
-      if (reply.status !== 2 || tries > 0) return reply.status === 1;
-    }
-  };
-  return within(
-    db.ctx,
-    hold.renewals.run(() => renew()),
-    timeoutMs,
-  );
+): Promise<DecodedRenewal> {
+  const { version, leaseMs, op, budgetMs, signal } = renewal;
+  if (budgetMs <= 0) throw new TransportError("no time left to renew", { ambiguous: false });
+  const { reply, sentAt } = await run(db.ctx, extendScript, {
+    what: `extend quorum db ${db.index}`,
+    keys: { lock: db.keys.lock },
+    args: { token, version, leaseMs },
+    op,
+    budgetMs,
+    signal,
+  });
+  return decodeRenewal(reply, sentAt);
 }
 
 /**
@@ -155,10 +134,19 @@ export async function release(
   return reply.status === 1;
 }
 
-/** `work`'s result if it comes within `ms`; else a failure now, `work` tracked in the background. */
-function within<T>(ctx: QuorumDatabase["ctx"], work: Promise<T>, ms: number): Promise<T> {
+/**
+ * `work`'s result if it comes within `ms`; else a failure now, `work` tracked in the background
+ * (and `onTimeout` told, so that work not started yet can be dropped).
+ */
+export function within<T>(
+  ctx: QuorumDatabase["ctx"],
+  work: Promise<T>,
+  ms: number,
+  onTimeout?: () => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
+      onTimeout?.();
       ctx.background(work.catch(() => undefined));
       reject(new TransportError(`no answer within ${ms} ms`, { ambiguous: true }));
     }, ms);

@@ -64,10 +64,12 @@ export class HeldQuorumLockView implements HeldQuorumLock {
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
-    if (this.#released || !hold.lease.active) throw new NotHeldError(this.name);
     checkLeaseAgainstTimeout(hold.ref, "ms", ms);
     for (const db of hold.ref.dbs) checkLeaseWithinQuarantine(db.ctx, "ms", ms);
-    const { outcome, answers, startedAt } = await hold.extendRound(ms);
+    // A resumed hold may renew before it is trusted: that renewal is what makes it trusted.
+    if (this.#released || (!hold.lease.active && !hold.provisional))
+      throw new NotHeldError(this.name);
+    const { outcome, answers } = await hold.extendRound(ms);
     if (outcome === "lost") {
       hold.lease.lose("gone");
       throw new NotHeldError(
@@ -77,8 +79,8 @@ export class HeldQuorumLockView implements HeldQuorumLock {
     }
     if (outcome === "unreachable")
       throw new QuorumError(this.name, "extend", "unreachable", hold.ref.majority, answers);
-    hold.leaseMs = ms;
-    hold.confirm(startedAt, ms);
+    // The databases' renewals moved the validity themselves; the keeper follows the new lease.
+    hold.setLeaseMs(ms);
     hold.ref.ctx.emit({ type: "renewed", name: this.name, fence: hold.fence, leaseMs: ms });
   }
 

@@ -1,21 +1,27 @@
 import { now } from "../engine/clock.ts";
-import { QuorumError, type QuorumAnswer } from "../errors.ts";
+import { BackendError, QuorumError, type LeaseLostError, type QuorumAnswer } from "../errors.ts";
+import { HoldKeeping } from "../lease/hold-keeping.ts";
 import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
+import type { RenewOutcome } from "../lease/ordered-renewal.ts";
 import { releaseEverywhere, type AcquireDeadlines } from "./attempt.ts";
-import { extend, type DatabaseLease } from "./database.ts";
+import { DatabaseLease } from "./database-lease.ts";
 import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-ref.ts";
-import { SerialQueue } from "./serial-queue.ts";
+import { quorumDeadline } from "./quorum-validity.ts";
 import type { SerializedQuorumLease } from "./types.ts";
 
 export interface QuorumHoldInit {
   readonly token: string;
   readonly fence: number;
-  readonly startedAt: number;
-  readonly validMs: number;
+  /** Monotonic ms the validities count from (the attempt's start, or the resume). */
+  readonly sentAt: number;
+  /** Per database: what the holder may believe of its lease from `sentAt` (≤ 0: not held there). */
+  readonly validMs: readonly number[];
   readonly leaseMs: number;
   readonly keepAlive: boolean;
   readonly maxHoldMs: number | undefined;
+  /** Resumed: each database's validity is only what the carried data proves, until renewed. */
+  readonly provisional?: boolean;
   /** The acquire's deadline on each database, when this process made it (not for a resume). */
   readonly deadlines?: AcquireDeadlines;
 }
@@ -23,9 +29,11 @@ export interface QuorumHoldInit {
 export type RoundOutcome = "ok" | "lost" | "unreachable";
 
 /**
- * One quorum grant: its validity as a `LeaseState` (deadline = start of the round that granted or
- * last renewed it + lease − drift, on this process' monotonic clock) and its keeper, which renews
- * on every database and needs a majority each time.
+ * One quorum grant: a lease per database (database-lease.ts, on the shared ordered renewal), and
+ * the quorum's validity derived from them as a `LeaseState` — the `majority`-th latest of their
+ * deadlines (quorum-validity.ts), each one's start + lease − drift on this process' monotonic
+ * clock — with its keeper (lease/hold-keeping.ts), which renews on every database and needs a
+ * majority each time.
  */
 export class QuorumHold {
   readonly ref: QuorumRef;
@@ -33,71 +41,98 @@ export class QuorumHold {
   readonly fence: number;
   readonly lease: LeaseState;
   leaseMs: number;
-  /**
-   * Per database: the lease version it last answered (a new acquisition starts at 0 everywhere),
-   * and the queue that keeps this hold's renewals there one at a time (keeper and `extend`).
-   */
-  readonly versions: DatabaseLease[];
-  readonly #stop = new AbortController();
+  /** Empty until built: the validity may run out inside the constructor (a late resume). */
+  #dbs: readonly DatabaseLease[] = [];
+  readonly #ended = new AbortController();
+  #keeping: HoldKeeping | undefined;
   readonly #init: QuorumHoldInit;
-  #keeping: Promise<void> | undefined;
+  /** Databases whose renewal found the hold gone there (not merely past its local deadline). */
+  #gone = 0;
 
   constructor(ref: QuorumRef, init: QuorumHoldInit) {
     this.ref = ref;
     this.token = init.token;
     this.fence = init.fence;
     this.leaseMs = init.leaseMs;
-    this.versions = ref.dbs.map(() => ({ version: 0, renewals: new SerialQueue() }));
     this.#init = init;
-    this.lease = holdLease(this.#identity(), init.startedAt, init.validMs, () =>
-      this.#stop.abort(),
+    const start = quorumDeadline(
+      init.validMs.map((ms) => (ms > 0 ? init.sentAt + ms : -Infinity)),
+      ref.majority,
     );
+    this.lease = holdLease(this.#identity(), init.sentAt, start - init.sentAt, () => this.#end());
+    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
+    const believedMs = (ms: number) => Math.max(0, ms - driftMs(ref, ms));
+    this.#dbs = ref.dbs.map(
+      (db) =>
+        new DatabaseLease(
+          db,
+          {
+            token: init.token,
+            sentAt: init.sentAt,
+            validMs: init.validMs[db.index] ?? 0,
+            provisional: init.provisional ?? false,
+            believedMs,
+            timeoutFor: (ms) => timeoutFor(ref, ms),
+            quorumDeadline: () => (this.provisional ? undefined : this.lease.deadline),
+            ended: this.#ended.signal,
+            changed: () => this.#derive(),
+          },
+          (error) => this.#databaseLost(error),
+        ),
+    );
+    if (this.lease.active) this.#derive();
+    else this.#end();
+  }
+
+  /**
+   * Resumed and not yet confirmed by renewals of its own on a majority: the quorum's deadline
+   * came from another machine's wall clock.
+   */
+  get provisional(): boolean {
+    return this.#dbs.filter((d) => !d.provisional).length < this.ref.majority;
   }
 
   /** Hands a kept-alive hold to the keeper, once; rejects with the keeper's error. */
   startKeeping(): Promise<void> {
-    if (!this.#init.keepAlive || !this.lease.active) return Promise.resolve();
-    this.#keeping ??= this.#startKeeper(this.#init.startedAt, this.#init.maxHoldMs);
-    return this.#keeping;
+    if (!this.#init.keepAlive) return Promise.resolve();
+    return this.#keeping!.start();
   }
 
-  /** Sets the lease on every database; `ok` only with a majority, `lost` once a majority is impossible. */
+  /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
+  setLeaseMs(ms: number): void {
+    if (ms === this.leaseMs) return;
+    this.leaseMs = ms;
+    this.#keeping?.restart();
+  }
+
+  /**
+   * Renews the lease on every database it may still be held on; `ok` only with a majority,
+   * `lost` once a majority is impossible. Each database's renewal is ordered there, one in
+   * flight at a time; while one is in doubt that database counts with the earliest deadline it
+   * could have set (it may shorten the lease).
+   */
   async extendRound(
     leaseMs: number,
-    signal?: AbortSignal,
-  ): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[]; startedAt: number }> {
-    const startedAt = now();
-    // While in doubt, the local deadline is no later than what this round may set (it may
-    // shorten the lease); a confirmed round ends every earlier doubt (older versions).
-    const doubt = this.lease.inDoubt(startedAt, leaseMs - driftMs(this.ref, leaseMs));
-    // A renewal applied after the local deadline cannot help the holder, who has let go by then:
-    // no copy may carry a deadline beyond it.
-    const until = this.lease.deadline;
-    const results = await round(this.ref.dbs, (db) =>
-      extend(
-        db,
-        this.token,
-        this.versions[db.index]!,
-        { leaseMs, timeoutMs: timeoutFor(this.ref, leaseMs), until },
-        signal,
-      ),
+    stop?: AbortSignal,
+  ): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[] }> {
+    const timeoutMs = timeoutFor(this.ref, leaseMs);
+    const results = await round(this.ref.dbs, (db) => {
+      const d = this.#dbs[db.index]!;
+      // Out of this hold here for good (gone, or past its deadline): no request.
+      if (!d.renewable) return Promise.resolve<RenewOutcome>("gone");
+      return d.renew(leaseMs, timeoutMs, stop);
+    });
+    const answers = results.map((r) =>
+      r.value === "stale"
+        ? {
+            database: r.db.index,
+            status: "error" as const,
+            error: new BackendError("lost twice to another renewal of the same lease"),
+          }
+        : answerOf(r, (outcome) => (outcome === "renewed" ? "renewed" : "not-held")),
     );
-    const answers = results.map((r) => answerOf(r, (ok) => (ok ? "renewed" : "not-held")));
-    const outcome = this.#tally(answers, "renewed");
-    if (outcome === "ok") this.confirmAll(startedAt, leaseMs);
-    // No database may have applied it: every request answered, none renewed.
-    else if (answers.every((a) => a.status === "not-held")) doubt.resolve();
-    return { outcome, answers, startedAt };
-  }
-
-  /** A renewal round that started at `startedAt` confirmed `leaseMs` on a majority. */
-  confirm(startedAt: number, leaseMs: number): void {
-    this.lease.confirm(startedAt, leaseMs - driftMs(this.ref, leaseMs));
-  }
-
-  /** As `confirm`, and every earlier renewal in doubt is resolved (it carried older versions). */
-  confirmAll(startedAt: number, leaseMs: number): void {
-    this.lease.renewed(startedAt, leaseMs - driftMs(this.ref, leaseMs));
+    this.#derive();
+    return { outcome: this.#tally(answers, "renewed"), answers };
   }
 
   async releaseRound(): Promise<{ outcome: RoundOutcome; answers: QuorumAnswer[] }> {
@@ -110,10 +145,10 @@ export class QuorumHold {
     return { outcome: this.#tally(answers, "released"), answers };
   }
 
-  /** The hold ended (released or lost): stop the keeper and the deadline. */
+  /** The hold ended (released or lost): stop the keeper, the renewals and the deadlines. */
   end(): void {
     this.lease.finish();
-    this.#stop.abort();
+    this.#end();
   }
 
   serialize(): SerializedQuorumLease {
@@ -125,8 +160,34 @@ export class QuorumHold {
       token: this.token,
       fence: this.fence,
       leaseMs: this.leaseMs,
-      expiresAt: wallExpiry(this.lease),
+      expiresAt: wallExpiry(this.lease, this.ref.ctx.wallClock),
     };
+  }
+
+  #end(): void {
+    // Runs inside the constructor when the validity had already run out: nothing built yet then.
+    this.#keeping?.stop();
+    this.#ended.abort();
+    for (const d of this.#dbs) d.lease.finish();
+  }
+
+  #databaseLost(error: LeaseLostError): void {
+    if (error.reason === "gone") this.#gone++;
+    this.#derive();
+  }
+
+  /** The quorum's deadline follows its databases' (earlier or later). */
+  #derive(): void {
+    // Inside the constructor (a database already past its deadline): derived once built.
+    if (this.#dbs.length === 0 || !this.lease.active) return;
+    const deadline = quorumDeadline(
+      this.#dbs.map((d) => (d.lease.active ? d.lease.deadline : -Infinity)),
+      this.ref.majority,
+    );
+    // Found gone on more databases than a majority can spare: no majority holds it any more.
+    if (deadline <= now() && this.#gone > this.ref.dbs.length - this.ref.majority)
+      this.lease.lose("gone");
+    else this.lease.confirmUntil(deadline);
   }
 
   #tally(answers: readonly QuorumAnswer[], yes: QuorumAnswer["status"]): RoundOutcome {
@@ -138,18 +199,18 @@ export class QuorumHold {
       : "unreachable";
   }
 
-  #startKeeper(startedAt: number, maxHoldMs: number | undefined): Promise<void> {
+  #keep(stop: AbortSignal): Promise<void> {
     return keepHold(
       this.#identity(),
       {
         lease: this.lease,
         leaseMs: () => this.leaseMs,
-        startedAt,
-        maxHoldMs,
+        startedAt: this.#init.sentAt,
+        maxHoldMs: this.#init.maxHoldMs,
         extend: (ms, signal) => this.#renewRound(ms, signal),
         serialize: () => this.serialize(),
       },
-      this.#stop.signal,
+      stop,
     );
   }
 
@@ -157,15 +218,17 @@ export class QuorumHold {
     return { ctx: this.ref.ctx, name: this.ref.name, fence: this.fence };
   }
 
-  /** A keeper renewal: a majority must confirm; too few answers is an unknown outcome (retry sooner). */
+  /**
+   * A keeper renewal: a majority must confirm; too few answers is an unknown outcome (retry
+   * sooner). The databases' leases moved the quorum's deadline themselves.
+   */
   async #renewRound(
     leaseMs: number,
     signal: AbortSignal,
-  ): Promise<{ renewed: boolean; sentAt: number }> {
-    const { outcome, answers, startedAt } = await this.extendRound(leaseMs, signal);
+  ): Promise<{ renewed: boolean; sentAt: number; leaseConfirmed: true }> {
+    const { outcome, answers } = await this.extendRound(leaseMs, signal);
     if (outcome === "unreachable")
       throw new QuorumError(this.ref.name, "extend", "unreachable", this.ref.majority, answers);
-    // The drift is taken off the confirmed lease, as `confirm()` does for acquire and extend.
-    return { renewed: outcome === "ok", sentAt: startedAt - driftMs(this.ref, leaseMs) };
+    return { renewed: outcome === "ok", sentAt: 0, leaseConfirmed: true };
   }
 }

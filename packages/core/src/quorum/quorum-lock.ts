@@ -1,3 +1,5 @@
+import { now } from "../engine/clock.ts";
+import { provisionalMs } from "../lease/resumed-lease.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import type { EdgelockClient } from "../client.ts";
@@ -148,16 +150,27 @@ export class QuorumLock {
     return withHeld(await this.acquire(options), fn);
   }
 
-  /** Takes over a lease serialised by `held.toJSON()`, to extend or release it (extend first when clocks may differ). */
+  /**
+   * Takes over a lease serialised by `held.toJSON()` (in another invocation, or a keeper) to
+   * extend or release it. Its `expiresAt` was read on another machine's wall clock, so the
+   * resumed hold is trusted from its first confirmed renewal on a majority, as every kind of
+   * hold (lease/resumed-lease.ts): until then each database counts `expiresAt` less twice that
+   * database's client's `clockErrorMs`, and never more than the carried lease less the drift
+   * allowance from now; `extend()` and `release()` still reach the databases after that.
+   */
   resume(lease: SerializedQuorumLease): HeldQuorumLock {
-    const parsed = parseQuorumLease(lease, this.#ref);
-    const startedAt = performance.now();
-    const left = Math.max(0, parsed.expiresAt - Date.now());
-    const hold = new QuorumHold(this.#ref, {
+    const ref = this.#ref;
+    const parsed = parseQuorumLease(lease, ref);
+    const carried = {
+      expiresAt: parsed.expiresAt,
+      leaseMs: parsed.leaseMs - driftMs(ref, parsed.leaseMs),
+    };
+    const hold = new QuorumHold(ref, {
       token: parsed.token,
       fence: parsed.fence,
-      startedAt,
-      validMs: left,
+      sentAt: now(),
+      validMs: ref.dbs.map((db) => provisionalMs(db.ctx, carried)),
+      provisional: true,
       leaseMs: parsed.leaseMs,
       keepAlive: false,
       maxHoldMs: undefined,

@@ -1,6 +1,7 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
 import {
+  LeaseLostError,
   LockError,
   QuorumError,
   type Backend,
@@ -321,6 +322,152 @@ export function runQuorumRegressions(target: RegressionTarget): void {
       expect(await q.tryAcquire({ leaseMs: 5_000 })).toBeNull();
       expect(held.signal.aborted).toBe(false);
       await held.release();
+    });
+
+    /**
+     * A resumed quorum hold whose carried `expiresAt` lies a minute away (a fast clock, a
+     * hand-edited hold): two databases' leases run long, so only the majority's expiry counts.
+     * On the code before the shared lease modules (b994c97), `resume()` believed `expiresAt` on
+     * `Date.now()`, and the signal stayed silent for a minute while a majority had let go.
+     */
+    const resumedFarOff = async (name: string, leaseMs: number) => {
+      const dbs = await fiveDatabases(name);
+      const options = { requestTimeoutMs: 300 };
+      const held = await quorumLock(
+        dbs.map((d) => d.client),
+        name,
+        options,
+      ).acquire({ leaseMs });
+      // renewed once by its first holder: every database's lease version is 1 now
+      const sentAt = Date.now();
+      await held.extend(leaseMs);
+      for (const d of dbs.slice(0, 2)) await d.read("PEXPIRE", d.keys.lock, "60000");
+      const json = { ...held.toJSON(), expiresAt: Date.now() + 60_000 };
+      // another invocation: new clients over the same databases
+      const other = dbs.map((d) => makeTestClient(d.late.backend, { prefix: d.prefix }));
+      const resumed = quorumLock(
+        other.map((t) => t.client),
+        name,
+        options,
+      ).resume(json);
+      const requests = () => other.reduce((sum, t) => sum + t.requests.total, 0);
+      const resumedAt = Date.now();
+      /** When a majority of the databases lets go, on this machine's clock: the 3rd latest expiry. */
+      const quorumExpiry = async () => {
+        const expiries = await Promise.all(
+          dbs.map(async (d) => Date.now() + Number(await d.read("PTTL", d.keys.lock))),
+        );
+        return expiries.sort((a, b) => b - a)[2]!;
+      };
+      // The servers' leases ran from the grant, before the resume; the resumed hold can only
+      // count the carried lease from its own start: that much later, at most.
+      return { dbs, resumed, quorumExpiry, requests, slackMs: resumedAt - sentAt + 50 };
+    };
+
+    it("a resumed hold with a carried expiresAt far beyond the servers' leases aborts no later than the quorum-th server expiry", async () => {
+      const { dbs, resumed, quorumExpiry, slackMs } = await resumedFarOff("rf", 2_000);
+      const expiry = await quorumExpiry();
+      expect(expiry - Date.now()).toBeGreaterThan(1_000);
+      expect(resumed.toJSON().expiresAt).toBeLessThanOrEqual(expiry + slackMs);
+      // By then it has aborted (its deadline's timer is due first, so a busy machine's late
+      // timers cannot reorder the two).
+      await delay(expiry + slackMs - Date.now());
+      expect(resumed.signal.aborted).toBe(true);
+      const reason: unknown = resumed.signal.reason;
+      expect(reason).toBeInstanceOf(LeaseLostError);
+      expect((reason as LeaseLostError).reason).toBe("deadline");
+      // Provisional, not known lost: its release still reaches the databases (a majority may
+      // have let go by now, so it may answer NotHeldError); the two long leases are freed.
+      await resumed.release().catch((e: unknown) => expect(e).toBeInstanceOf(LockError));
+      for (const d of dbs.slice(0, 2)) expect(Number(await d.read("EXISTS", d.keys.lock))).toBe(0);
+    });
+
+    it("a resumed hold is trusted from its first confirmed renewal on a majority, not from the carried expiresAt", async () => {
+      const { resumed, quorumExpiry, requests, slackMs } = await resumedFarOff("rt2", 4_000);
+      const expiry = await quorumExpiry();
+      expect(resumed.toJSON().expiresAt).toBeLessThanOrEqual(expiry + slackMs);
+      // Its first renewal: stale on every database (the quorum's serialised form carries no
+      // lease versions, so it resumed at 0), then renewed: 2 requests per database.
+      await resumed.extend(8_000);
+      expect(requests()).toBe(10);
+      const trusted = resumed.toJSON().expiresAt - Date.now();
+      expect(trusted).toBeGreaterThan(6_000);
+      expect(resumed.toJSON().expiresAt).toBeLessThanOrEqual((await quorumExpiry()) + 50);
+      expect(resumed.signal.aborted).toBe(false);
+      await resumed.release();
+    });
+
+    it("a resumed hold whose carried expiresAt is skewed within clockErrorMs never outlasts the majority's server lease", async () => {
+      const dbs = await fiveDatabases("rs");
+      const clients = dbs.map((d) => d.client);
+      const held = await quorumLock(clients, "rs", { requestTimeoutMs: 300 }).acquire({
+        leaseMs: 3_000,
+      });
+      // the serialising machine's clock ran 900 ms fast (the default clockErrorMs is 1 s)
+      const json = { ...held.toJSON(), expiresAt: held.toJSON().expiresAt + 900 };
+      const other = dbs.map((d) => makeTestClient(d.late.backend, { prefix: d.prefix }).client);
+      const resumed = quorumLock(other, "rs", { requestTimeoutMs: 300 }).resume(json);
+      const local = resumed.toJSON().expiresAt;
+      const expiries = await Promise.all(
+        dbs.map(async (d) => Date.now() + Number(await d.read("PTTL", d.keys.lock))),
+      );
+      const majority = expiries.sort((a, b) => b - a)[2]!;
+      expect(majority - Date.now()).toBeGreaterThan(1_000);
+      expect(local).toBeLessThanOrEqual(majority + 50);
+      expect(resumed.signal.aborted).toBe(false);
+      await resumed.release();
+    });
+
+    it("a database where a renewal found the hold gone is out of the hold: no more renewals there, the release still goes", async () => {
+      const dbs = await fiveDatabases("out");
+      const q = quorumLock(
+        dbs.map((d) => d.client),
+        "out",
+        { requestTimeoutMs: 300 },
+      );
+      const held = await q.acquire({ leaseMs: 10_000 });
+      await dbs[0]!.read("DEL", dbs[0]!.keys.lock);
+      await held.extend(10_000); // renewed on the four others: a majority
+      const before = dbs.map((d) => d.requests.total);
+      await held.extend(10_000);
+      const renewals = dbs.map((d, i) => d.requests.total - before[i]!);
+      expect(renewals).toEqual([0, 1, 1, 1, 1]);
+      expect(held.signal.aborted).toBe(false);
+      await held.release();
+      expect(dbs[0]!.requests.total - before[0]!).toBe(1);
+      for (const d of dbs) expect(Number(await d.read("EXISTS", d.keys.lock))).toBe(0);
+    });
+
+    it("finding 7: a kept-alive quorum hold extended to a shorter lease is renewed at a third of it", async () => {
+      const base = keyPrefix();
+      const dbs = await Promise.all(
+        [0, 1, 2, 3, 4].map(async (i) => {
+          const prefix = `${base}-db${i}`;
+          const t = makeTestClient(await target.makeRedis(), { prefix, leaseMs: 6_000 });
+          return { ...t, prefix, keys: quorumKeys(prefix, "f7") };
+        }),
+      );
+      const q = quorumLock(
+        dbs.map((d) => d.client),
+        "f7",
+        { requestTimeoutMs: 250 },
+      );
+      const held = await q.acquire(); // the client's lease (6 s): kept alive every 2 s
+      await held.extend(900);
+      const renewedBefore = eventsOf(dbs[0]!.events, "renewed").length;
+      await delay(2_000);
+      // Lost at ~900 ms ("deadline") when the keeper still renews every 2 s.
+      expect(held.signal.aborted).toBe(false);
+      expect(await q.tryAcquire({ leaseMs: 900 })).toBeNull();
+      // renewed every 300 ms (a third of the new lease), not every 2 s
+      expect(eventsOf(dbs[0]!.events, "renewed").length - renewedBefore).toBeGreaterThanOrEqual(3);
+      await held.release();
+      for (const d of dbs) {
+        const read = d.client.context.backend;
+        expect(
+          Number(await read.command(["EXISTS", d.keys.lock], AbortSignal.timeout(5_000))),
+        ).toBe(0);
+      }
     });
   });
 }
