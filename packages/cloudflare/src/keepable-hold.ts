@@ -56,7 +56,10 @@ export function checkKeepable(argument: string, value: unknown): asserts value i
     throw new InvalidArgumentError(argument, "must be a serialised hold (held.toJSON())");
   const h = value as Record<string, unknown>;
   if (h["v"] !== 1)
-    throw new InvalidArgumentError(`${argument}.v`, `must be 1 (this version), got ${show(h["v"])}`);
+    throw new InvalidArgumentError(
+      `${argument}.v`,
+      `must be 1 (this version), got ${show(h["v"])}`,
+    );
   const { kind } = kindOf(h);
   if (!KEEPABLE_KINDS.includes(kind as KeepableKind))
     throw new InvalidArgumentError(

@@ -31,6 +31,11 @@ describe.concurrent.each(KEPT_KINDS)("LeaseKeeper keeps a $kind hold", (k) => {
     const kept = await keeper().status(hold);
     expect(kept.state).toBe("kept");
     expect(kept.renewals).toBeGreaterThanOrEqual(4);
+    expect(kept).toMatchObject(
+      hold.kind === "multi-lock"
+        ? { names: hold.names, fences: hold.fences }
+        : { name: hold.name, fence: hold.fence },
+    );
 
     // Another renewer of the same lease moves its version on the server: the keeper's next
     // renewal learns it from the stale answer, goes again with it, and stores it — not a loss.

@@ -26,7 +26,10 @@ export async function parseRequest(request: Request): Promise<Parsed> {
     // A kind the keeper cannot keep (quorum-lock, semaphore, …) is refused here, by name; a kept
     // kind is checked field by field, and stored as the core reads it (legacy kind names mapped).
     checkKeepable("lease", body?.lease);
-    body = { ...body, lease: parseSerializedHold(body.lease, "lease") as KeeperRequestBody["lease"] };
+    body = {
+      ...body,
+      lease: parseSerializedHold(body.lease, "lease") as KeeperRequestBody["lease"],
+    };
     if (op === "keep") {
       checkMs("maxHoldMs", body.maxHoldMs);
       checkOptionalMs("heartbeatMs", body.heartbeatMs);

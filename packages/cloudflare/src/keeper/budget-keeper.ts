@@ -1,8 +1,4 @@
-import {
-  InvalidArgumentError,
-  type Keeper,
-  type KeepTask,
-} from "@edgelock/core/lock";
+import { InvalidArgumentError, type Keeper, type KeepTask } from "@edgelock/core/lock";
 import type { WaitUntil } from "../cf-types.ts";
 import type { LeaseKeeperClient } from "../client/lease-keeper-client.ts";
 import { now } from "../clock.ts";

@@ -1,5 +1,10 @@
 import { createClient, type EdgelockClient } from "@edgelock/core";
-import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  env,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { expect } from "vitest";
 import type { KeptLease } from "../../src/durable-object/record.ts";
 import {
@@ -63,7 +68,9 @@ export async function heldOnServerFor(
   let looks = 0;
   while (Date.now() - from < ms) {
     const left = await serverRemainingMs(probe, k, name, hold);
-    expect(left, `${k.kind}: lease left on the server ${Date.now() - from} ms in`).toBeGreaterThan(0);
+    expect(left, `${k.kind}: lease left on the server ${Date.now() - from} ms in`).toBeGreaterThan(
+      0,
+    );
     looks++;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
