@@ -74,12 +74,19 @@ describe.concurrent("LeaseKeeper refuses what it cannot keep", () => {
     }
   });
 
-  it("a kept kind with a malformed field is refused by the object, naming the field", async () => {
+  it("a kept kind with a malformed field, or one resumeHold refuses, is refused by the object, naming the field", async () => {
     const held = await probe(keyPrefix()).multiLock(["a", "b"]).acquire({ leaseMs: 5_000 });
-    const direct = await askObject({ ...held.toJSON(), fences: [1] });
-    expect(direct.status).toBe(400);
-    expect(direct.body.error).toMatch(/^lease\.fences: /);
-    expect(direct.stored).toEqual({ record: undefined, alarm: null });
+    const hold = held.toJSON();
+    const malformed = await askObject({ ...hold, fences: [1] });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatch(/^lease\.fences: /);
+    expect(malformed.stored).toEqual({ record: undefined, alarm: null });
+    // Well-formed, but not in the order the multi-lock takes its names: it could never be renewed.
+    const names = [...hold.names].reverse();
+    const unresumable = await askObject({ ...hold, names, fences: [...hold.fences].reverse() });
+    expect(unresumable.status).toBe(400);
+    expect(unresumable.body.error).toMatch(/^lease\.names: /);
+    expect(unresumable.stored).toEqual({ record: undefined, alarm: null });
     await held.release();
   });
 

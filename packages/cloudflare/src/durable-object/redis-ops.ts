@@ -60,6 +60,25 @@ export function redisOps(redis: { url: string; token: string }) {
 
 export type RedisOps = ReturnType<typeof redisOps>;
 
+/**
+ * Why `client.resumeHold` would refuse this hold (another prefix, a multi-lock's names out of
+ * their order, …), named under `lease` as the request names it; `undefined` when it resumes.
+ * Sends nothing: a hold the keeper could never renew is refused at the hand-over, never "kept".
+ */
+export function whyNotResumable(
+  redis: { url: string; token: string },
+  hold: KeepableHold,
+): string | undefined {
+  try {
+    createClient({ redis, prefix: hold.prefix, keeper: NO_KEEPER }).resumeHold(hold);
+    return undefined;
+  } catch (error) {
+    const e = error as { code?: unknown; argument?: unknown; message?: unknown };
+    if (e?.code !== "INVALID_ARGUMENT" || typeof e.argument !== "string") throw error;
+    return `${e.argument.replace(/^hold/, "lease")}${String(e.message).slice(e.argument.length)}`;
+  }
+}
+
 function codeOf(error: unknown): LockErrorCode | undefined {
   return (error as { code?: LockErrorCode } | null)?.code;
 }
