@@ -68,11 +68,19 @@ export async function heldOnServerFor(
   let looks = 0;
   while (Date.now() - from < ms) {
     const left = await serverRemainingMs(probe, k, name, hold);
-    expect(left, `${k.kind}: lease left on the server ${Date.now() - from} ms in`).toBeGreaterThan(
-      0,
-    );
+    if (left <= 0) {
+      // Say what the keeper knew: a renewal overdue by more than the lease (a stalled machine)
+      // is not the same failure as a keeper that stopped renewing.
+      const rec = await keptRecord(hold);
+      const at = Date.now();
+      expect.fail(
+        `${k.kind}: no lease left on the server ${at - from} ms in; keeper: ${rec?.state}, ` +
+          `${rec?.renewals} renewals, due ${rec ? at - rec.dueAt : "?"} ms ago, ` +
+          `confirmed until ${rec ? rec.expiresAt - at : "?"} ms from now`,
+      );
+    }
     looks++;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return looks;
 }
