@@ -3,7 +3,7 @@ import type {
   SerializedLease,
   SerializedMultiLease,
   SerializedPermit,
-} from "@edgelock/core/serialized-hold";
+} from "@edgelock/core";
 
 /**
  * The serialised holds the Durable Object keeper can keep: every kind with a lease that one

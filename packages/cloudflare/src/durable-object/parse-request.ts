@@ -1,4 +1,5 @@
-import { parseSerializedHold } from "@edgelock/core/serialized-hold";
+// The root entry, as redis-ops.ts: only the Durable Object side needs every kind's field checks.
+import { parseSerializedHold } from "@edgelock/core";
 import { checkKeepable } from "../keepable-hold.ts";
 import {
   KEEPER_OPS,
