@@ -1,9 +1,5 @@
 import { InvalidArgumentError } from "@edgelock/core/lock";
-import type {
-  SerializedLease,
-  SerializedMultiLease,
-  SerializedPermit,
-} from "@edgelock/core";
+import type { SerializedLease, SerializedMultiLease, SerializedPermit } from "@edgelock/core";
 
 /**
  * The serialised holds the Durable Object keeper can keep: every kind with a lease that one
