@@ -70,7 +70,9 @@ export function whyNotResumable(
   hold: KeepableHold,
 ): string | undefined {
   try {
-    createClient({ redis, prefix: hold.prefix, keeper: NO_KEEPER }).resumeHold(hold);
+    // expiresAt 0: the view believes no lease, so it arms no deadline timer that would outlive it.
+    const client = createClient({ redis, prefix: hold.prefix, keeper: NO_KEEPER });
+    client.resumeHold({ ...hold, expiresAt: 0 });
     return undefined;
   } catch (error) {
     const e = error as { code?: unknown; argument?: unknown; message?: unknown };
