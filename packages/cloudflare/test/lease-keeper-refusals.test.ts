@@ -111,6 +111,13 @@ describe.concurrent("LeaseKeeper refuses what it cannot keep", () => {
     expect(unresumable.status).toBe(400);
     expect(unresumable.body.error).toMatch(/^lease\.names: /);
     expect(unresumable.stored).toEqual({ record: undefined, alarm: null });
+    // A prefix no client can be made with (braces would change the hash tag).
+    const braced = await askObject({ ...hold, prefix: "a{b}" });
+    expect([braced.status, braced.body.error]).toEqual([
+      400,
+      expect.stringMatching(/^lease\.prefix: /),
+    ]);
+    expect(braced.stored).toEqual({ record: undefined, alarm: null });
     await held.release();
   });
 

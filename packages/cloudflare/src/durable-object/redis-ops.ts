@@ -75,9 +75,15 @@ export function whyNotResumable(
     client.resumeHold({ ...hold, expiresAt: 0 });
     return undefined;
   } catch (error) {
+    // Only what is wrong with the hold is the caller's (400); anything else (the object's own
+    // Redis settings) is thrown on, as the object's fault.
     const e = error as { code?: unknown; argument?: unknown; message?: unknown };
-    if (e?.code !== "INVALID_ARGUMENT" || typeof e.argument !== "string") throw error;
-    return `${e.argument.replace(/^hold/, "lease")}${String(e.message).slice(e.argument.length)}`;
+    const given =
+      e?.code === "INVALID_ARGUMENT" && typeof e.argument === "string" ? e.argument : "";
+    const argument =
+      given === "options.prefix" ? "lease.prefix" : given.replace(/^hold(?=\.|$)/, "lease");
+    if (!argument.startsWith("lease")) throw error;
+    return `${argument}${String(e.message).slice(given.length)}`;
   }
 }
 
