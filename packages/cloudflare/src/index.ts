@@ -23,6 +23,7 @@ export { bindingTransport } from "./client/binding-transport.ts";
 export { httpTransport, type HttpTransportOptions } from "./client/http-transport.ts";
 export type { KeeperTransport } from "./client/transport.ts";
 export { leaseObjectName } from "./client/lease-object-name.ts";
+export { KEEPABLE_KINDS, type KeepableHold, type KeepableKind } from "./keepable-hold.ts";
 export {
   redisFromEnv,
   keeperFromEnv,

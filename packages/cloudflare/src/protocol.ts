@@ -1,4 +1,4 @@
-import type { SerializedLease } from "@edgelock/core/lock";
+import type { KeepableHold } from "./keepable-hold.ts";
 
 /**
  * The wire protocol between a lease holder and the Durable Object keeper. One object per lease;
@@ -37,9 +37,12 @@ export interface KeepOptions {
   readonly leaseMs?: number;
 }
 
-/** Body of every request: the lease is the holder's proof, checked against the stored one. */
+/**
+ * Body of every request: the serialised hold is the holder's proof, checked against the stored
+ * one. Any leased kind (`KeepableHold`); a quorum-lock or semaphore hold is refused.
+ */
 export interface KeeperRequestBody extends Partial<KeepOptions> {
-  readonly lease: SerializedLease;
+  readonly lease: KeepableHold;
 }
 
 /**
@@ -59,8 +62,12 @@ export type KeeperReason =
 export interface KeeperStatus {
   readonly state: KeeperState;
   readonly reason?: KeeperReason;
+  /** The hold's name and fence (every kind but the multi-lock). */
   readonly name?: string;
   readonly fence?: number;
+  /** A multi-lock's names and their fences, in its order. */
+  readonly names?: readonly string[];
+  readonly fences?: readonly number[];
   /** Renewals the keeper confirmed for this lease. */
   readonly renewals: number;
   /** Wall-clock ms (epoch) until which the last confirmed renewal holds the lease. */

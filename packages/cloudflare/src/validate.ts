@@ -19,17 +19,3 @@ export function checkMs(argument: string, value: unknown, min = 1): number {
 export function checkOptionalMs(argument: string, value: unknown, min = 1): number | undefined {
   return value === undefined ? undefined : checkMs(argument, value, min);
 }
-
-export function checkLease(argument: string, value: unknown): void {
-  const l = value as Record<string, unknown> | null;
-  if (
-    typeof l !== "object" ||
-    l === null ||
-    l["v"] !== 1 ||
-    typeof l["name"] !== "string" ||
-    typeof l["owner"] !== "string" ||
-    typeof l["fence"] !== "number"
-  ) {
-    throw new InvalidArgumentError(argument, "must be a serialised lease (held.toJSON())");
-  }
-}

@@ -1,18 +1,23 @@
-import { BackendError, type SerializedLease } from "@edgelock/core/lock";
+import { BackendError } from "@edgelock/core/lock";
+import { checkKeepable, type KeepableHold } from "../keepable-hold.ts";
 import type { KeeperOp, KeeperStatus, KeepOptions } from "../protocol.ts";
-import { checkLease, checkMs, checkOptionalMs } from "../validate.ts";
+import { checkMs, checkOptionalMs } from "../validate.ts";
 import { leaseObjectName } from "./lease-object-name.ts";
 import type { KeeperTransport } from "./transport.ts";
 
-/** Talks to the Durable Object lease keeper about one serialised lease at a time. */
+/**
+ * Talks to the Durable Object lease keeper about one serialised hold at a time: a Lock's,
+ * FairLock's, read-write side's, MultiLock's or permit's (`held.toJSON()`). Any other kind (a
+ * quorum-lock or semaphore hold) throws `InvalidArgumentError` naming `lease.kind`, before any request.
+ */
 export interface LeaseKeeperClient {
   /** Hands the lease over: the keeper renews it until released, `maxHoldMs`, or a missed heartbeat. Repeating it is harmless. */
-  keep(lease: SerializedLease, options: KeepOptions): Promise<KeeperStatus>;
+  keep(lease: KeepableHold, options: KeepOptions): Promise<KeeperStatus>;
   /** "Still here": required every `heartbeatMs` when that was set. Answers the lease's state, `lost` included. */
-  heartbeat(lease: SerializedLease): Promise<KeeperStatus>;
+  heartbeat(lease: KeepableHold): Promise<KeeperStatus>;
   /** Releases the lease in Redis and stops the keeper. */
-  release(lease: SerializedLease): Promise<KeeperStatus>;
-  status(lease: SerializedLease): Promise<KeeperStatus>;
+  release(lease: KeepableHold): Promise<KeeperStatus>;
+  status(lease: KeepableHold): Promise<KeeperStatus>;
 }
 
 /** Options of `leaseKeeperClient`. */
@@ -33,10 +38,10 @@ export function leaseKeeperClient(
   );
   const call = async (
     op: KeeperOp,
-    lease: SerializedLease,
+    lease: KeepableHold,
     extra: Partial<KeepOptions> = {},
   ): Promise<KeeperStatus> => {
-    checkLease("lease", lease);
+    checkKeepable("lease", lease);
     const name = await leaseObjectName(lease);
     const response = await transport.send(
       name,

@@ -1,12 +1,14 @@
-import type { SerializedLease } from "@edgelock/core/lock";
+import { holdIdentity } from "../hold-identity.ts";
+import type { KeepableHold } from "../keepable-hold.ts";
 
 /**
- * The Durable Object name of one lease: a SHA-256 over (prefix, name, owner, fence), so any
- * invocation holding the serialised lease finds the same object, and the owner id (a bearer
- * secret of the hold) never appears in a URL, a log or a dashboard.
+ * The Durable Object name of one hold: a SHA-256 over its identity (`holdIdentity`: for a Lock,
+ * prefix, name, owner and fence), so any invocation holding the serialised hold finds the same
+ * object, and the owner id (a bearer secret of the hold) never appears in a URL, a log or a
+ * dashboard.
  */
-export async function leaseObjectName(lease: SerializedLease): Promise<string> {
-  const text = JSON.stringify([lease.prefix, lease.name, lease.owner, lease.fence]);
+export async function leaseObjectName(lease: KeepableHold): Promise<string> {
+  const text = holdIdentity(lease);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return toHex(new Uint8Array(digest));
 }

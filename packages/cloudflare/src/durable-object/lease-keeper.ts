@@ -2,7 +2,7 @@ import { hasBearer, unauthorized } from "../auth.ts";
 import type { DurableObjectStateLike } from "../cf-types.ts";
 import { redisFromEnv, type EdgelockEnv } from "../from-env.ts";
 import { parseRequest } from "./parse-request.ts";
-import { redisOps, type RedisOps } from "./redis-ops.ts";
+import { redisOps, whyNotResumable, type RedisOps } from "./redis-ops.ts";
 import { heartbeat, keep, release, status, type Answer } from "./requests.ts";
 import { leaseStore, type LeaseStore } from "./store.ts";
 import { tick } from "./tick.ts";
@@ -35,8 +35,11 @@ export class LeaseKeeper {
     let answer: Answer;
     try {
       const { op, body } = parsed;
-      if (op === "keep") answer = await keep(this.#store, this.#redis(), body);
-      else if (op === "heartbeat") answer = await heartbeat(this.#store, body.lease);
+      if (op === "keep") {
+        const refused = whyNotResumable(redisFromEnv(this.#env), body.lease);
+        if (refused !== undefined) return error(400, refused);
+        answer = await keep(this.#store, this.#redis(), body);
+      } else if (op === "heartbeat") answer = await heartbeat(this.#store, body.lease);
       else if (op === "release") answer = await release(this.#store, this.#redis(), body.lease);
       else answer = await status(this.#store, body.lease);
     } catch (e) {

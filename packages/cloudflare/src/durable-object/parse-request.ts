@@ -1,10 +1,13 @@
+// The root entry, as redis-ops.ts: only the Durable Object side needs every kind's field checks.
+import { parseSerializedHold } from "@edgelock/core";
+import { checkKeepable } from "../keepable-hold.ts";
 import {
   KEEPER_OPS,
   KEEPER_PATH_PREFIX,
   type KeeperOp,
   type KeeperRequestBody,
 } from "../protocol.ts";
-import { checkLease, checkMs, checkOptionalMs } from "../validate.ts";
+import { checkMs, checkOptionalMs } from "../validate.ts";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
 
 export type Parsed =
@@ -21,7 +24,13 @@ export async function parseRequest(request: Request): Promise<Parsed> {
   let body: KeeperRequestBody;
   try {
     body = (await request.json()) as KeeperRequestBody;
-    checkLease("lease", body?.lease);
+    // A kind the keeper cannot keep (quorum-lock, semaphore, …) is refused here, by name; a kept
+    // kind is checked field by field, and stored as the core reads it (legacy kind names mapped).
+    checkKeepable("lease", body?.lease);
+    body = {
+      ...body,
+      lease: parseSerializedHold(body.lease, "lease") as KeeperRequestBody["lease"],
+    };
     if (op === "keep") {
       checkMs("maxHoldMs", body.maxHoldMs);
       checkOptionalMs("heartbeatMs", body.heartbeatMs);

@@ -1,10 +1,11 @@
-import type { SerializedLease } from "@edgelock/core/lock";
+import { holdSummary } from "../hold-identity.ts";
+import type { KeepableHold } from "../keepable-hold.ts";
 import type { KeeperReason, KeeperState, KeeperStatus } from "../protocol.ts";
 
 /** What the object stores about its one lease. All times are wall-clock epoch ms. */
 export interface KeptLease {
-  /** Updated with the lease version each renewal leaves on the server. */
-  lease: SerializedLease;
+  /** The hold (any leased kind), updated with the lease version(s) each renewal leaves on the server. */
+  lease: KeepableHold;
   /** Lease the keeper renews to. */
   readonly leaseMs: number;
   readonly intervalMs: number;
@@ -25,11 +26,6 @@ export interface KeptLease {
 
 export const RECORD_KEY = "lease";
 
-/** The same hold: a forged or stale lease must not steer another lease's keeper. */
-export function sameLease(a: SerializedLease, b: SerializedLease): boolean {
-  return a.prefix === b.prefix && a.name === b.name && a.owner === b.owner && a.fence === b.fence;
-}
-
 /** The next moment something is due: a renewal, the heartbeat deadline, or `maxHoldMs`. */
 export function nextWake(rec: KeptLease): number {
   const heartbeatDue = rec.heartbeatMs > 0 ? rec.lastHeartbeatAt + rec.heartbeatMs : Infinity;
@@ -45,8 +41,7 @@ export function statusOf(rec: KeptLease | undefined, nextAlarmAt?: number | null
   return {
     state: rec.state,
     ...(rec.reason && { reason: rec.reason }),
-    name: rec.lease.name,
-    fence: rec.lease.fence,
+    ...holdSummary(rec.lease),
     renewals: rec.renewals,
     expiresAt: rec.expiresAt,
     ...(rec.state === "kept" && typeof nextAlarmAt === "number" && { nextAlarmAt }),
@@ -54,7 +49,7 @@ export function statusOf(rec: KeptLease | undefined, nextAlarmAt?: number | null
 }
 
 export function newRecord(
-  lease: SerializedLease,
+  lease: KeepableHold,
   o: { leaseMs: number; maxHoldMs: number; heartbeatMs: number },
   at: number,
 ): KeptLease {

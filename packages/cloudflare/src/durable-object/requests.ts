@@ -1,7 +1,8 @@
-import type { SerializedLease } from "@edgelock/core/lock";
+import { sameHold } from "../hold-identity.ts";
+import type { KeepableHold } from "../keepable-hold.ts";
 import type { KeeperRequestBody, KeeperStatus } from "../protocol.ts";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
-import { newRecord, sameLease, statusOf } from "./record.ts";
+import { newRecord, statusOf } from "./record.ts";
 import type { RedisOps } from "./redis-ops.ts";
 import type { LeaseStore } from "./store.ts";
 import { tick } from "./tick.ts";
@@ -27,7 +28,7 @@ export async function keep(
   body: KeeperRequestBody,
 ): Promise<Answer> {
   const existing = await store.get();
-  if (existing) return sameLease(existing.lease, body.lease) ? ok(store) : conflict();
+  if (existing) return sameHold(existing.lease, body.lease) ? ok(store) : conflict();
   const leaseMs = body.leaseMs ?? DEFAULT_LEASE_KEEPER.leaseMs;
   const rec = newRecord(
     body.lease,
@@ -40,16 +41,16 @@ export async function keep(
 }
 
 /** Read-only: neither a heartbeat nor a request to Redis. */
-export async function status(store: LeaseStore, lease: SerializedLease): Promise<Answer> {
+export async function status(store: LeaseStore, lease: KeepableHold): Promise<Answer> {
   const rec = await store.get();
-  return rec && !sameLease(rec.lease, lease) ? conflict() : ok(store);
+  return rec && !sameHold(rec.lease, lease) ? conflict() : ok(store);
 }
 
 /** "Still here". The answer tells a holder whether its lease is still kept, and why not. */
-export async function heartbeat(store: LeaseStore, lease: SerializedLease): Promise<Answer> {
+export async function heartbeat(store: LeaseStore, lease: KeepableHold): Promise<Answer> {
   const rec = await store.get();
   if (!rec) return ok(store);
-  if (!sameLease(rec.lease, lease)) return conflict();
+  if (!sameHold(rec.lease, lease)) return conflict();
   if (rec.state === "kept") {
     rec.lastHeartbeatAt = Date.now();
     await store.put(rec);
@@ -66,11 +67,11 @@ export async function heartbeat(store: LeaseStore, lease: SerializedLease): Prom
 export async function release(
   store: LeaseStore,
   ops: RedisOps,
-  lease: SerializedLease,
+  lease: KeepableHold,
 ): Promise<Answer> {
   const rec = await store.get();
   if (!rec) return ok(store);
-  if (!sameLease(rec.lease, lease)) return conflict();
+  if (!sameHold(rec.lease, lease)) return conflict();
   // An ended lease may still be in Redis (it runs out on its own): releasing it frees the lock sooner.
   if (rec.releasing || (rec.state !== "kept" && rec.state !== "ended")) return ok(store);
   rec.releasing = true;

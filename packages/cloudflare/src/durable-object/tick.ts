@@ -1,3 +1,4 @@
+import { adoptVersions, sameHold } from "../hold-identity.ts";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
 import { missedHeartbeat, nextWake, type KeptLease } from "./record.ts";
 import type { RedisOps } from "./redis-ops.ts";
@@ -29,11 +30,13 @@ async function renew(store: LeaseStore, ops: RedisOps, rec: KeptLease, at: numbe
   const outcome = await ops.renew(rec, leaseMs);
   // Re-read: while we waited on Redis, a release (or heartbeat) may have run in this object.
   const cur = await store.get();
-  if (!cur || cur.state !== "kept" || cur.releasing || cur.lease.fence !== rec.lease.fence) return;
+  if (!cur || cur.state !== "kept" || cur.releasing || !sameHold(cur.lease, rec.lease)) return;
   if (outcome.kind === "renewed") {
     cur.expiresAt = outcome.expiresAt;
-    // Renewals are ordered by the lease version: carrying the last one saves a stale round trip.
-    if (outcome.version !== undefined) cur.lease = { ...cur.lease, version: outcome.version };
+    // Renewals are ordered by the lease version(s): carrying the last ones saves a stale round
+    // trip. A renewal by another renewer of this lease (a holder's extend) moved them on the
+    // server: the stale answer taught the core the server's, and this renewal went with them.
+    if (outcome.hold) cur.lease = adoptVersions(cur.lease, outcome.hold);
     cur.renewals++;
     cur.dueAt = Date.now() + cur.intervalMs;
   } else if (outcome.kind === "gone") {

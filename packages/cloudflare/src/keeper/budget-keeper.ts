@@ -1,12 +1,8 @@
-import {
-  InvalidArgumentError,
-  type Keeper,
-  type KeepTask,
-  type SerializedLease,
-} from "@edgelock/core/lock";
+import { InvalidArgumentError, type Keeper, type KeepTask } from "@edgelock/core/lock";
 import type { WaitUntil } from "../cf-types.ts";
 import type { LeaseKeeperClient } from "../client/lease-keeper-client.ts";
 import { now } from "../clock.ts";
+import type { KeepableHold } from "../keepable-hold.ts";
 import type { KeepOptions } from "../protocol.ts";
 import { checkMs } from "../validate.ts";
 import { safeSink, type KeeperEventSink } from "./events.ts";
@@ -66,7 +62,9 @@ async function keepWithin(
 ): Promise<void> {
   if ((await renewUntil(task, cutoff)) === "ended") return;
   if (!handoff) return emit({ type: "budget-exhausted", name: task.name });
-  const lease = task.lease() as SerializedLease;
+  // Whatever the kind: the keeper client refuses one it cannot keep (a quorum-lock hold), and
+  // that refusal is a "handoff-failed": the lease runs out and held.signal says so.
+  const lease = task.lease() as KeepableHold;
   try {
     const status = await handoff.keeper.keep(lease, keepOptions(handoff));
     emit({ type: "handed-off", name: task.name, status });
