@@ -16,7 +16,10 @@ export interface SerializedSemaphoreHold {
   readonly prefix: string;
   readonly name: string;
   readonly permits: number;
-  /** The operation id of this hold's release: the same id makes a repeated release a no-op. */
+  /**
+   * The operation id of this hold's release: the same id makes a repeated release a no-op. After
+   * a release known not to have applied (`BackendError`), the next id (serialise again).
+   */
   readonly releaseOp: string;
 }
 
