@@ -7,6 +7,7 @@ import { named, splitReply } from "./reply.ts";
 import type { EngineContext, RunResult } from "./run.ts";
 import { settleScript } from "./scripts.generated.ts";
 import { sleep } from "./sleep.ts";
+import { testSeams } from "../test-seams.ts";
 
 export interface GiveUp {
   readonly what: string;
@@ -51,7 +52,8 @@ export async function giveUp<S extends ManifestScript>(
     return { reply, sentAt: g.firstSent, serverMs: settled.serverMs, requests: 1 };
   }
   // Whatever the caller reads next must be final: no copy may still be in flight to apply.
-  await sleep(ctx.clock.msUntilPassed(deadline), g.signal, g.what);
+  if (!testSeams.unknownBeforeDeadline)
+    await sleep(ctx.clock.msUntilPassed(deadline), g.signal, g.what);
   const unknown = new OutcomeUnknownError(g.what, 1, g.cause);
   ctx.emit({ type: "outcome-unknown", operation: g.what, error: unknown });
   throw unknown;

@@ -5,6 +5,7 @@ import type { SerializedLease } from "./types.ts";
 import { opsOf } from "./flavor.ts";
 import type { LockRef } from "./ops.ts";
 import { renewHold, type RenewOutcome } from "./renew.ts";
+import { testSeams } from "../test-seams.ts";
 
 export interface HoldInit {
   readonly fence: number;
@@ -79,6 +80,7 @@ export class Hold {
 
   /** Renews the lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
   renew(leaseMs: number, signal?: AbortSignal): Promise<RenewOutcome> {
+    if (testSeams.concurrentRenewals) return renewHold(this, leaseMs, signal);
     const next = this.#renewals.then(() => renewHold(this, leaseMs, signal));
     this.#renewals = next.catch(() => undefined);
     return next;
@@ -88,6 +90,7 @@ export class Hold {
   setLeaseMs(ms: number): void {
     if (ms === this.leaseMs) return;
     this.leaseMs = ms;
+    if (testSeams.keeperIntervalFromFirstLease) return;
     if (this.#keeper !== undefined && this.lease.active) {
       this.#keeper.abort();
       // The keeper took this hold once; if it refuses it now, nothing renews it any more.
