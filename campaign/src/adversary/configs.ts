@@ -54,13 +54,13 @@ export const CONGESTED: AdversaryConfig = {
 
 /**
  * As `reorder`, with operation records as short as validation accepts: retry window + request
- * timeout + clock error bound + the core's 1 s slack (`RECORD_MARGIN_SLACK_MS`).
+ * timeout + twice the clock error bound + the core's 1 s slack (`RECORD_MARGIN_SLACK_MS`).
  */
 export const SHORT_RECORDS: AdversaryConfig = {
   ...REORDER,
   name: "short-records",
   operationRecordTtlMs:
-    BASE.retryWindowMs + BASE.requestTimeoutMs + BASE.clockErrorMs + RECORD_MARGIN_SLACK_MS,
+    BASE.retryWindowMs + BASE.requestTimeoutMs + 2 * BASE.clockErrorMs + RECORD_MARGIN_SLACK_MS,
   mix: { late: 0.15, duplicate: 0.08, lostResponse: 0.08, maxDelayMs: 250 },
 };
 
