@@ -1,5 +1,5 @@
 import { createClient, type EdgelockClient } from "@edgelock/core";
-import { closeAll, makeNodeRedis, startStack } from "@edgelock/testkit";
+import { closeAll, makeNodeRedis, startStack, type Stack } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis";
 import { writeFileSync } from "node:fs";
 import { keyBase, lockKeys, semaphoreKeys } from "../../../packages/core/src/keys.ts";
@@ -25,6 +25,18 @@ export interface AdversaryRunOptions {
   readonly backend?: "rest" | "tcp";
   /** Where a failing run's history goes; absent: not written. */
   readonly dumpDir?: string;
+  /**
+   * A Redis and rest-server shared with other runs (in parallel: each its own key prefix);
+   * absent: the run starts its own and stops it.
+   */
+  readonly stack?: Stack;
+  /** Key prefix; default `adv<seed>`. Runs sharing a stack need distinct ones. */
+  readonly prefix?: string;
+  /** A mutation in the world (`applyMutation`): weakened scripts, loaded before the run. */
+  readonly mutation?: {
+    readonly weaken?: InvocationSettings["weaken"];
+    readonly scripts: readonly string[];
+  };
 }
 
 export interface AdversaryRun {
@@ -42,12 +54,15 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
   const { config, seed } = options;
   const backend = options.backend ?? "rest";
   const uninstallSkew = installClockSkew();
-  const stack = await startStack();
+  const stack = options.stack ?? (await startStack());
+  const connections: { destroy(): void }[] = [];
   const keepAlive = setInterval(() => undefined, 1_000);
   try {
     const probeRedis = await makeNodeRedis(stack.redis.url);
+    connections.push(probeRedis);
     await preloadScripts(probeRedis);
-    const prefix = `adv${seed}`;
+    for (const source of options.mutation?.scripts ?? []) await probeRedis.scriptLoad(source);
+    const prefix = options.prefix ?? `adv${seed}`;
     const lockKey = (name: string) => lockKeys(prefix, name).lock;
     const semaphoreKey = (name: string) => semaphoreKeys(prefix, name).state;
     const history: AdversaryHistory = {
@@ -77,10 +92,13 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       await admin.semaphore(name).trySetPermits(PERMITS);
       history.totals[semaphoreKey(name)] = PERMITS;
     }
+    const tcp = backend === "tcp" ? await makeNodeRedis(stack.redis.url) : undefined;
+    if (tcp) connections.push(tcp);
     const settings: InvocationSettings = {
       backend,
       ...stack.rest,
-      ...(backend === "tcp" ? { tcp: await makeNodeRedis(stack.redis.url) } : {}),
+      ...(tcp ? { tcp } : {}),
+      ...(options.mutation?.weaken ? { weaken: options.mutation.weaken } : {}),
       prefix,
       leaseMs: config.leaseMs,
       requestTimeoutMs: config.requestTimeoutMs,
@@ -141,8 +159,10 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
     return { history, result, file };
   } finally {
     try {
-      await closeAll();
-      await stack.close();
+      if (options.stack === undefined) {
+        await closeAll();
+        await stack.close();
+      } else for (const c of connections) c.destroy();
     } finally {
       clearInterval(keepAlive);
       uninstallSkew();

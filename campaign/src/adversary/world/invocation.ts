@@ -1,4 +1,10 @@
-import { createClient, resolveBackend, type EdgelockClient, type RedisInput } from "@edgelock/core";
+import {
+  createClient,
+  resolveBackend,
+  type Backend,
+  type EdgelockClient,
+  type RedisInput,
+} from "@edgelock/core";
 import { Redis } from "@upstash/redis";
 import type { Random } from "../../random.ts";
 import { runSkewed, type Skew } from "../../world/clock-skew.ts";
@@ -21,6 +27,8 @@ export interface InvocationSettings {
   readonly clockErrorMs: number;
   /** Wall-clock skew of each invocation, drawn from ±this many ms. */
   readonly maxSkewMs: number;
+  /** A mutation's weakened scripts, inside the scheduler (campaign/src/adversary/mutations/). */
+  readonly weaken?: (backend: Backend) => Backend;
 }
 
 /** One invocation (as a Worker makes per request): a fresh client with its own skewed clock. */
@@ -48,7 +56,7 @@ export function newInvocation(
         });
   const client = runSkewed(skew, () =>
     createClient({
-      redis: scheduler.wrap(resolveBackend(redis)),
+      redis: scheduler.wrap((settings.weaken ?? same)(resolveBackend(redis))),
       prefix: settings.prefix,
       leaseMs: settings.leaseMs,
       requestTimeoutMs: settings.requestTimeoutMs,
@@ -62,3 +70,5 @@ export function newInvocation(
   );
   return { client, skew, run: (fn) => runSkewed(skew, fn) };
 }
+
+const same = (backend: Backend): Backend => backend;

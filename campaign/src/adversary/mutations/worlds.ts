@@ -1,0 +1,92 @@
+import { CALM, CONGESTED, REORDER, type AdversaryConfig } from "../configs.ts";
+
+/**
+ * Targeted worlds for the mutations: each only the primitive and the faults one defect needs,
+ * at the smallest timings, so twenty runs of every mutation fit in the test command's budget.
+ */
+
+/** Busy locks with late, duplicated and lost requests (a late first copy after its retry). */
+export const LOCKS_REORDER: AdversaryConfig = {
+  ...REORDER,
+  name: "locks-reorder",
+  lockActors: 4,
+  semaphoreActors: 0,
+};
+
+/** Locks where some calls are congested: every copy (settle and abandon too) runs 150–500 ms late. */
+export const LOCKS_CONGESTED: AdversaryConfig = {
+  ...CONGESTED,
+  name: "locks-congested",
+  lockActors: 4,
+  semaphoreActors: 0,
+  mix: { ...CONGESTED.mix, slowIntent: 0.3 },
+};
+
+/** The semaphore alone, congested: releases and acquires whose copies all run late. */
+export const SEMAPHORE_CONGESTED: AdversaryConfig = {
+  ...CONGESTED,
+  name: "semaphore-congested",
+  lockActors: 0,
+  semaphoreActors: 4,
+  mix: { ...CONGESTED.mix, slowIntent: 0.3 },
+};
+
+/** The semaphore alone with late, duplicated and lost requests. */
+export const SEMAPHORE_REORDER: AdversaryConfig = {
+  ...REORDER,
+  name: "semaphore-reorder",
+  lockActors: 0,
+  semaphoreActors: 4,
+};
+
+/**
+ * Stragglers: exact clocks (so deadlines are tight: no clock error to add) and congested calls
+ * whose copies run 1.5–2.5 s late, after the deadline and after the record and any tombstone
+ * expired. Only the deadline refusal (LATE) stands between such a copy and the state.
+ */
+const STRAGGLER_MIX = { ...REORDER.mix, slowIntent: 0.35, slowDelayMs: [1_500, 2_500] } as const;
+export const LOCKS_STRAGGLERS: AdversaryConfig = {
+  ...REORDER,
+  name: "locks-stragglers",
+  maxSkewMs: 0,
+  clockErrorMs: 10,
+  lockActors: 4,
+  semaphoreActors: 0,
+  mix: STRAGGLER_MIX,
+};
+export const SEMAPHORE_STRAGGLERS: AdversaryConfig = {
+  ...LOCKS_STRAGGLERS,
+  name: "semaphore-stragglers",
+  lockActors: 0,
+  semaphoreActors: 4,
+};
+
+/**
+ * Records as short as finding 6's `retryWindowMs + 1` (only a seam lets validation accept it),
+ * exact clocks, lost responses (a copy applies, its caller hears nothing and settles later).
+ */
+const SHORT_RECORD_MIX = { late: 0.1, duplicate: 0.05, lostResponse: 0.25, maxDelayMs: 90 };
+export const LOCKS_SHORT_RECORDS: AdversaryConfig = {
+  ...REORDER,
+  name: "locks-short-records",
+  maxSkewMs: 0,
+  clockErrorMs: 10,
+  operationRecordTtlMs: REORDER.retryWindowMs + 1,
+  lockActors: 4,
+  semaphoreActors: 0,
+  mix: SHORT_RECORD_MIX,
+};
+export const SEMAPHORE_SHORT_RECORDS: AdversaryConfig = {
+  ...LOCKS_SHORT_RECORDS,
+  name: "semaphore-short-records",
+  lockActors: 0,
+  semaphoreActors: 4,
+};
+
+/** No fault at all, locks only: a kept-alive hold must never be lost. */
+export const LOCKS_CALM: AdversaryConfig = {
+  ...CALM,
+  name: "locks-calm",
+  lockActors: 4,
+  semaphoreActors: 0,
+};
