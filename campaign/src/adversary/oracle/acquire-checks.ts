@@ -1,4 +1,5 @@
-import type { Execution, Intent } from "../history.ts";
+import type { AdversaryHistory, Execution, Intent } from "../history.ts";
+import { expiredUntouched } from "./excuses.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
@@ -8,12 +9,14 @@ const ACQUIRING = new Set(["tryAcquire", "acquire", "reenter", "sem-acquire"]);
  * Counts intents, not requests: each acquire call must have applied exactly what its caller was
  * told (`unit` holds or permits when acquired, nothing otherwise). A grant for a caller told "not
  * acquired" is excused only when the call's own cleanup undid it before any other call touched
- * the resource; a grant for a call that failed must be undone by its cleanup.
+ * the resource; a grant for a call that failed must be undone by its cleanup, unless nothing could
+ * undo it and nobody used it: it ran out by its own lease untouched (`expiredUntouched`).
  */
 export function checkAcquires(
   intents: readonly Intent[],
   ledger: GrantLedger,
   byResource: ReadonlyMap<string, readonly Execution[]>,
+  history?: AdversaryHistory,
 ): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
   for (const intent of intents) {
@@ -51,6 +54,8 @@ export function checkAcquires(
         detail: `${intent.kind} told "${intent.outcome}" but ${granted} applied${where}${net > 0 ? ", never undone" : ", undone too late"}`,
       });
     } else if (net > 0) {
+      const runs = byResource.get(intent.resource) ?? [];
+      if (history && first && granted === net && expiredUntouched(history, runs, first)) continue;
       out.push({
         ...base,
         class: "orphan-hold",

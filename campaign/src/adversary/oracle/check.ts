@@ -29,7 +29,7 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
     void resource;
   }
   violations.push(
-    ...checkAcquires(history.intents, ledger, byResource),
+    ...checkAcquires(history.intents, ledger, byResource, history),
     ...checkLeases(history, byResource),
     ...checkLeakedHolds(history, byResource),
     ...checkSemaphoreReleases(history, ledger),

@@ -1,10 +1,12 @@
 import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
+import { undoneByLaterAbandon } from "./excuses.ts";
 import { lockStateAt } from "./lock-transitions.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
 /**
  * Once an owner has released every hold it was told of on a lock, the server must not hold that
- * lock for that owner and fence any more (a leftover count is a hold nobody was told about).
+ * lock for that owner and fence any more (a leftover count is a hold nobody was told about),
+ * unless the background abandon of that owner's acquire left in doubt takes it back next.
  */
 export function checkLeakedHolds(
   history: AdversaryHistory,
@@ -28,15 +30,16 @@ export function checkLeakedHolds(
     const last = runs.filter((e) => e.doneAt <= end).at(-1);
     if (!last) continue;
     const state = lockStateAt(runs, last.seq, end);
-    if (state.owner === belief.owner && state.fence === belief.fence)
-      out.push({
-        class: "leaked-hold",
-        resource: belief.resource,
-        intent: intent.id,
-        holdId: belief.holdId,
-        seq: last.seq,
-        detail: `owner released all it was told of (fence ${belief.fence}); the server still holds ${state.count} for it`,
-      });
+    if (state.owner !== belief.owner || state.fence !== belief.fence) continue;
+    if (undoneByLaterAbandon(history, runs, last.seq, belief.owner, belief.fence)) continue;
+    out.push({
+      class: "leaked-hold",
+      resource: belief.resource,
+      intent: intent.id,
+      holdId: belief.holdId,
+      seq: last.seq,
+      detail: `owner released all it was told of (fence ${belief.fence}); the server still holds ${state.count} for it`,
+    });
   }
   return out;
 }
