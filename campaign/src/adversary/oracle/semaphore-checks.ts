@@ -1,4 +1,4 @@
-import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
+import type { AdversaryHistory, Execution, Intent, ResourceState } from "../history.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
@@ -36,19 +36,26 @@ export function semaphoreRuns(
   return out;
 }
 
-/** Each release call gave back exactly what it was told (nothing when it failed for sure). */
+/**
+ * A hold's permits go back exactly once, over every release call made for it (a release that
+ * failed is called again, from a later invocation too, as one operation): each call gave back
+ * nothing or all of its permits — nothing when it failed for sure, all when it was told "ok"
+ * unless an earlier call for the hold (one whose outcome stayed unknown) already had — and once
+ * any call was told "ok", exactly the hold's permits went back in all.
+ */
 export function checkSemaphoreReleases(
   history: AdversaryHistory,
   ledger: GrantLedger,
 ): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
+  const byHold = new Map<number, { back: number; told: boolean; last: Intent }>();
   for (const i of history.intents) {
     if (i.kind !== "sem-release") continue;
     const back = ledger.releasesOf(i.id) - ledger.grantsOf(i.id);
     const ok =
-      i.outcome === "ok"
-        ? back === i.permits
-        : back === 0 || (i.outcome === "OUTCOME_UNKNOWN" && back === i.permits);
+      i.outcome === "ok" || i.outcome === "OUTCOME_UNKNOWN"
+        ? back === 0 || back === i.permits
+        : back === 0;
     if (!ok)
       out.push({
         class: "release-mismatch",
@@ -56,7 +63,21 @@ export function checkSemaphoreReleases(
         intent: i.id,
         detail: `release of ${i.permits} ended ${i.outcome}; ${back} went back`,
       });
+    const hold = byHold.get(i.holdId ?? -1 - i.id) ?? { back: 0, told: false, last: i };
+    byHold.set(i.holdId ?? -1 - i.id, {
+      back: hold.back + back,
+      told: hold.told || i.outcome === "ok",
+      last: i,
+    });
   }
+  for (const { back, told, last } of byHold.values())
+    if (back > last.permits || (told && back !== last.permits))
+      out.push({
+        class: "release-mismatch",
+        resource: last.resource,
+        intent: last.id,
+        detail: `the hold's ${last.permits} permit(s): ${back} went back over all its release calls${told ? ", one told ok" : ""}`,
+      });
   return out;
 }
 
