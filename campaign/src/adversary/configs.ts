@@ -64,6 +64,17 @@ export const SHORT_RECORDS: AdversaryConfig = {
   mix: { late: 0.15, duplicate: 0.08, lostResponse: 0.08, maxDelayMs: 250 },
 };
 
+/**
+ * The rest-server's own faults on top of the scheduler's: per request, a 5xx before or after
+ * executing, a connection dropped after executing, a request hung (with or without executing)
+ * until its client gives up. Over TCP (no rest-server in the path) it is `reorder` with fewer faults.
+ */
+export const SERVER_FAULTS: AdversaryConfig = {
+  ...REORDER,
+  name: "server-faults",
+  mix: { late: 0.06, duplicate: 0.03, lostResponse: 0.03, serverFault: 0.12, maxDelayMs: 90 },
+};
+
 /** No fault at all: a kept-alive hold must never be lost (extends shorten to no less than lease/3). */
 export const CALM: AdversaryConfig = {
   ...BASE,
@@ -76,4 +87,10 @@ export const CALM: AdversaryConfig = {
   minExtendMs: 100,
 };
 
-export const CONFIGS: readonly AdversaryConfig[] = [REORDER, CONGESTED, SHORT_RECORDS, CALM];
+export const CONFIGS: readonly AdversaryConfig[] = [
+  REORDER,
+  CONGESTED,
+  SHORT_RECORDS,
+  SERVER_FAULTS,
+  CALM,
+];

@@ -46,6 +46,8 @@ export interface Execution {
   readonly reply: unknown;
   readonly error: string | null;
   readonly state: ResourceState;
+  /** A fault the rest-server injected into this copy (its caller saw an error, not the reply). */
+  readonly serverFault?: string;
 }
 
 export type IntentKind =

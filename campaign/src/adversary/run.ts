@@ -68,7 +68,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
     const history: AdversaryHistory = {
       seed,
       config: `${config.name}/${backend}`,
-      faults: config.mix.late + config.mix.duplicate + config.mix.lostResponse > 0,
+      faults:
+        config.mix.late + config.mix.duplicate + config.mix.lostResponse > 0 ||
+        (backend === "rest" && (config.mix.serverFault ?? 0) > 0),
       executions: [],
       intents: [],
       beliefs: [],
@@ -81,6 +83,8 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       random: new Random(seed ^ 0x5bd1e995),
       mix: config.mix,
       probe: probeRedis,
+      // The rest-server's own per-request faults: only a REST client has it in its path.
+      ...(backend === "rest" ? { serverFaults: stack.faults } : {}),
       semaphoreBases: new Set(SEMAPHORES.map((name) => keyBase(prefix, name))),
       onRun: (e) => {
         history.executions.push(e);

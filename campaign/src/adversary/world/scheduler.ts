@@ -1,11 +1,12 @@
 import { TransportError, type Backend } from "@edgelock/core";
-import type { NodeRedisClient } from "@edgelock/testkit";
+import type { FaultControl, NodeRedisClient } from "@edgelock/testkit";
 import type { Random } from "../../random.ts";
 import type { Execution } from "../history.ts";
 import { pickFate, type FateMix } from "./fates.ts";
 import { currentIntent, realNow } from "./intent-context.ts";
 import { probe, resourceOf, resourceOfRecord } from "./probe.ts";
 import { parseScriptCall, type ScriptCall } from "./script-call.ts";
+import { isHang, serverFaultRule, type ServerFaultKind } from "./server-faults.ts";
 
 type Ran = { readonly reply: unknown } | { readonly error: unknown };
 
@@ -24,6 +25,7 @@ export class Scheduler {
   #seq = 0;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
+  readonly #serverFaults: FaultControl | undefined;
   readonly #slow = new Map<number, boolean>();
   readonly #semaphoreBases: ReadonlySet<string>;
 
@@ -34,8 +36,11 @@ export class Scheduler {
     onRun: (execution: Execution) => void;
     /** Key bases (`prefix:v1:{name}`) of the run's semaphores, to place settle runs. */
     semaphoreBases?: ReadonlySet<string>;
+    /** The rest-server's fault control, for `server-fault` fates (absent: those run normally). */
+    serverFaults?: FaultControl;
   }) {
     this.#semaphoreBases = options.semaphoreBases ?? new Set();
+    this.#serverFaults = options.serverFaults;
     this.#random = options.random;
     this.#mix = options.mix;
     this.#probe = options.probe;
@@ -75,8 +80,8 @@ export class Scheduler {
   ): Promise<unknown> {
     const intent = currentIntent();
     const fate = pickFate(this.#random, this.#mix, this.#isSlow(intent));
-    const run = (copy: Execution["copy"]) =>
-      this.#track(this.#run(inner, args, call, intent, copy, signal));
+    const run = (copy: Execution["copy"], fault?: ServerFaultKind) =>
+      this.#track(this.#run(inner, args, call, intent, copy, signal, fault));
     switch (fate.kind) {
       case "normal":
         return answer(run("normal"), signal);
@@ -91,6 +96,8 @@ export class Scheduler {
         const ran = run("lost-response");
         return fate.hang ? hang(signal) : ran.then(() => Promise.reject(lost()));
       }
+      case "server-fault":
+        return answer(run("normal", fate.fault), signal);
     }
   }
 
@@ -117,12 +124,17 @@ export class Scheduler {
     intent: number | null,
     copy: Execution["copy"],
     signal: AbortSignal,
+    wanted?: ServerFaultKind,
   ): Promise<Ran> {
     const next = this.#chain.then(async () => {
+      const fault = await this.#armServerFault(wanted, call, signal);
       const sentAt = realNow();
       let ran: Ran;
       try {
-        ran = { reply: await inner.command(args, AbortSignal.timeout(10_000)) };
+        // A copy runs even after its caller gave up on it; a hung one only until then.
+        const cut = AbortSignal.timeout(10_000);
+        const until = fault !== undefined && isHang(fault) ? AbortSignal.any([signal, cut]) : cut;
+        ran = { reply: await inner.command(args, until) };
       } catch (error) {
         ran = { error };
       }
@@ -142,19 +154,36 @@ export class Scheduler {
           resource: key,
           opId: call.opId,
           copy,
-          seen: (copy === "normal" || copy === "late") && !signal.aborted,
+          // A copy the server faulted never showed its caller a reply.
+          seen: (copy === "normal" || copy === "late") && !signal.aborted && fault === undefined,
           sentAt,
           doneAt,
           serverMs,
           reply: "reply" in ran ? ran.reply : null,
           error: "error" in ran ? String(ran.error) : null,
           state,
+          ...(fault === undefined ? {} : { serverFault: fault }),
         });
       }
       return ran;
     });
     this.#chain = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Arms the rest-server's rule for this one copy, right before it is sent (copies run one at a
+   * time, so no other copy takes it). Not when its caller already gave up: a hang would end at
+   * once and the rule could be left for a later copy of the same operation.
+   */
+  async #armServerFault(
+    wanted: ServerFaultKind | undefined,
+    call: ScriptCall,
+    signal: AbortSignal,
+  ): Promise<ServerFaultKind | undefined> {
+    if (wanted === undefined || this.#serverFaults === undefined || signal.aborted) return;
+    await this.#serverFaults.add(serverFaultRule(wanted, call));
+    return wanted;
   }
 }
 
