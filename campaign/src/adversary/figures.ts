@@ -21,7 +21,8 @@ export type ServerFaultFigures = Record<string, number>;
 
 const OPENING = new Set(["tryAcquire", "acquire", "sem-acquire", "permit-acquire", "latch-set"]);
 
-const primitiveOf = (intent: Intent | undefined): string =>
+/** The primitive an intent drove (histories without the field: Lock or Semaphore by kind). */
+const primitiveOf = (intent: (Intent & { readonly primitive?: string }) | undefined): string =>
   intent === undefined
     ? "(none)"
     : (intent.primitive ?? (intent.kind.startsWith("sem-") ? "semaphore" : "lock"));
