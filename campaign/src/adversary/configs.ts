@@ -1,8 +1,9 @@
 import { RECORD_MARGIN_SLACK_MS } from "../../../packages/core/src/context.ts";
+import type { CastSize } from "./workload/cast.ts";
 import type { FateMix } from "./world/fates.ts";
 
 /** One adversarial configuration: timings under test and how hostile the network is. */
-export interface AdversaryConfig {
+export interface AdversaryConfig extends CastSize {
   readonly name: string;
   readonly mix: FateMix;
   readonly leaseMs: number;

@@ -10,6 +10,7 @@ import type { AdversaryHistory } from "./history.ts";
 import { checkAdversaryHistory, type AdversaryResult } from "./oracle/check.ts";
 import type { ActorContext } from "./workload/actor.ts";
 import { Ledger } from "./workload/ledger.ts";
+import { CAST_NAMES, castRecordBases, setUpCast } from "./workload/cast.ts";
 import { lockActor } from "./workload/lock-actor.ts";
 import { semaphoreActor } from "./workload/semaphore-actor.ts";
 import { realNow } from "./world/intent-context.ts";
@@ -45,7 +46,8 @@ export interface AdversaryRun {
   readonly file: string | null;
 }
 
-const LOCKS = ["a", "b"];
+// One hash tag: a multi-lock over both names is one script (all or nothing in one run).
+const LOCKS = ["{ab}a", "{ab}b"];
 const SEMAPHORES = ["s"];
 const PERMITS = 3;
 
@@ -79,6 +81,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       totals: {},
     };
     const ledger = new Ledger(history);
+    const recordBases = castRecordBases(prefix);
     const scheduler = new Scheduler({
       random: new Random(seed ^ 0x5bd1e995),
       mix: config.mix,
@@ -86,6 +89,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       // The rest-server's own per-request faults: only a REST client has it in its path.
       ...(backend === "rest" ? { serverFaults: stack.faults } : {}),
       semaphoreBases: new Set(SEMAPHORES.map((name) => keyBase(prefix, name))),
+      recordBases,
       onRun: (e) => {
         history.executions.push(e);
         ledger.sample(e.seq);
@@ -96,6 +100,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       await admin.semaphore(name).trySetPermits(PERMITS);
       history.totals[semaphoreKey(name)] = PERMITS;
     }
+    const cast = await setUpCast(admin, prefix, config, recordBases);
     const tcp = backend === "tcp" ? await makeNodeRedis(stack.redis.url) : undefined;
     if (tcp) connections.push(tcp);
     const settings: InvocationSettings = {
@@ -129,6 +134,8 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         },
         locks: LOCKS,
         semaphores: SEMAPHORES,
+        ...CAST_NAMES,
+        prefix,
         lockKey,
         semaphoreKey,
         leaseMs: config.leaseMs,
@@ -141,6 +148,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       ...Array.from({ length: config.semaphoreActors }, (_, i) =>
         semaphoreActor(actor(`S${i}`, 100 + i)),
       ),
+      cast.run(actor),
     ]);
     // Quiescence: background work settled and no held-back copy left to run.
     for (let round = 0; round < 2; round++) {
@@ -153,6 +161,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       history.final[semaphoreKey(name)] = (
         await probe(probeRedis, semaphoreKey(name), "semaphore")
       ).state;
+    await cast.probeFinal(probeRedis, history);
     scheduler.close();
     const result = checkAdversaryHistory(history);
     let file: string | null = null;

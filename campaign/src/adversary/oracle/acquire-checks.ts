@@ -3,7 +3,13 @@ import { expiredUntouched } from "./excuses.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
-const ACQUIRING = new Set(["tryAcquire", "acquire", "reenter", "sem-acquire"]);
+const ACQUIRING = new Set(["tryAcquire", "acquire", "reenter", "sem-acquire", "permit-acquire"]);
+
+/** What one acquire applies when it is granted: its permits, one hold per name of a multi-lock, else one. */
+function unitOf(intent: Intent): number {
+  if (intent.kind === "sem-acquire") return intent.permits;
+  return intent.resources?.length ?? 1;
+}
 
 /**
  * Counts intents, not requests: each acquire call must have applied exactly what its caller was
@@ -21,7 +27,7 @@ export function checkAcquires(
   const out: AdversaryViolation[] = [];
   for (const intent of intents) {
     if (!ACQUIRING.has(intent.kind)) continue;
-    const unit = intent.kind === "sem-acquire" ? intent.permits : 1;
+    const unit = unitOf(intent);
     const granted = ledger.grantsOf(intent.id);
     const net = granted - ledger.releasesOf(intent.id);
     const base = { resource: intent.resource, intent: intent.id };
@@ -72,7 +78,9 @@ function touchedBetween(
   from: number,
   to: number,
 ): boolean {
-  return (byResource.get(intent.resource) ?? []).some(
-    (e) => e.seq > from && e.seq < to && e.intent !== intent.id,
+  return (intent.resources ?? [intent.resource]).some((resource) =>
+    (byResource.get(resource) ?? []).some(
+      (e) => e.seq > from && e.seq < to && e.intent !== intent.id,
+    ),
   );
 }

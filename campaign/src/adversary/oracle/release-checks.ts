@@ -1,6 +1,7 @@
 import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
 import { undoneByLaterAbandon } from "./excuses.ts";
-import { lockStateAt } from "./lock-transitions.ts";
+import { serverHoldAt } from "./hold-state.ts";
+import { finalProblemOfKind } from "./final-kinds.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
 /**
@@ -14,7 +15,8 @@ export function checkLeakedHolds(
 ): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
   for (const intent of history.intents) {
-    if (intent.kind !== "release" || intent.outcome !== "ok" || intent.endedAt === null) continue;
+    const releasing = intent.kind === "release" || intent.kind === "permit-release";
+    if (!releasing || intent.outcome !== "ok" || intent.endedAt === null) continue;
     const belief = history.beliefs[intent.holdId!]!;
     const end = intent.endedAt;
     const stillTold = history.beliefs.some(
@@ -29,8 +31,7 @@ export function checkLeakedHolds(
     const runs = byResource.get(belief.resource) ?? [];
     const last = runs.filter((e) => e.doneAt <= end).at(-1);
     if (!last) continue;
-    const state = lockStateAt(runs, last.seq, end);
-    if (state.owner !== belief.owner || state.fence !== belief.fence) continue;
+    if (!serverHoldAt(runs, last.seq, end, belief).holds) continue;
     if (undoneByLaterAbandon(history, runs, last.seq, belief.owner, belief.fence)) continue;
     out.push({
       class: "leaked-hold",
@@ -38,7 +39,7 @@ export function checkLeakedHolds(
       intent: intent.id,
       holdId: belief.holdId,
       seq: last.seq,
-      detail: `owner released all it was told of (fence ${belief.fence}); the server still holds ${state.count} for it`,
+      detail: `owner released all it was told of (fence ${belief.fence}); the server still holds it`,
     });
   }
   return out;
@@ -66,6 +67,7 @@ function finalProblem(
     const have = state.available + state.reserved;
     return have === state.total ? null : `${have} of ${state.total} permits back`;
   }
+  if (state.kind !== "lock") return finalProblemOfKind(history, resource, state);
   if (state.owner === null) return null;
   const holds = history.beliefs.filter(
     (b) => b.resource === resource && b.owner === state.owner && b.fence === state.fence,

@@ -31,7 +31,13 @@ export type AdversaryViolationClass =
   /** At quiescence: permits missing, or a lock held that every client released. */
   | "final-state"
   /** A kept-alive hold lost in a run without any fault. */
-  | "lost-without-fault";
+  | "lost-without-fault"
+  /** A `countDown` call applied other than exactly once (ok: once; failed: never; unknown: at most once). */
+  | "count-mismatch"
+  /** A latch counted down by a call of another round, or told open before its round's count reached zero. */
+  | "latch-early"
+  /** A `trySetCount` applied other than its caller was told. */
+  | "latch-set-mismatch";
 
 export interface AdversaryViolation {
   readonly class: AdversaryViolationClass;

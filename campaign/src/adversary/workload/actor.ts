@@ -9,9 +9,16 @@ export interface ActorContext {
   readonly ledger: Ledger;
   /** A fresh invocation: a new client with its own skewed clock. */
   invocation(): Invocation;
-  /** Lock names and semaphore names this run uses. */
+  /** Lock names and semaphore names this run uses (multi-locks take the lock names). */
   readonly locks: readonly string[];
   readonly semaphores: readonly string[];
+  /** Names of the other primitives this run uses (absent: none). */
+  readonly fairLocks?: readonly string[];
+  readonly rwLocks?: readonly string[];
+  readonly permitSemaphores?: readonly string[];
+  readonly latches?: readonly string[];
+  /** The key prefix, to name any primitive's resource key. */
+  readonly prefix?: string;
   /** The resource key of a name (the oracle's view). */
   lockKey(name: string): string;
   semaphoreKey(name: string): string;

@@ -4,7 +4,7 @@ import type { Random } from "../../random.ts";
 import type { Execution } from "../history.ts";
 import { pickFate, type FateMix } from "./fates.ts";
 import { currentIntent, realNow } from "./intent-context.ts";
-import { probe, resourceOf, resourceOfRecord } from "./probe.ts";
+import { probe, resourceOfRecord, resourcesOf, type ResourceRef } from "./probe.ts";
 import { parseScriptCall, type ScriptCall } from "./script-call.ts";
 import { isHang, serverFaultRule, type ServerFaultKind } from "./server-faults.ts";
 
@@ -28,6 +28,7 @@ export class Scheduler {
   readonly #serverFaults: FaultControl | undefined;
   readonly #slow = new Map<number, boolean>();
   readonly #semaphoreBases: ReadonlySet<string>;
+  readonly #recordBases: ReadonlyMap<string, ResourceRef>;
 
   constructor(options: {
     random: Random;
@@ -38,8 +39,11 @@ export class Scheduler {
     semaphoreBases?: ReadonlySet<string>;
     /** The rest-server's fault control, for `server-fault` fates (absent: those run normally). */
     serverFaults?: FaultControl;
+    /** Other key bases whose records belong to a resource other than the Lock at that base. */
+    recordBases?: ReadonlyMap<string, ResourceRef>;
   }) {
     this.#semaphoreBases = options.semaphoreBases ?? new Set();
+    this.#recordBases = options.recordBases ?? new Map();
     this.#serverFaults = options.serverFaults;
     this.#random = options.random;
     this.#mix = options.mix;
@@ -139,12 +143,17 @@ export class Scheduler {
         ran = { error };
       }
       const doneAt = realNow();
-      const first = call.keys[0] ?? "";
-      const record =
-        resourceOf(first) === null ? resourceOfRecord(first, this.#semaphoreBases) : null;
-      const key = record?.key ?? first;
-      const kind = record?.kind ?? resourceOf(first);
-      if (kind !== null) {
+      // Every resource the call touches (a multi-lock's locks), else the one its record is about.
+      let touched = resourcesOf(call.keys);
+      if (touched.length === 0) {
+        const record = resourceOfRecord(
+          call.keys[0] ?? "",
+          this.#semaphoreBases,
+          this.#recordBases,
+        );
+        touched = record === null ? [] : [record];
+      }
+      for (const { key, kind } of touched) {
         const { serverMs, state } = await probe(this.#probe, key, kind);
         this.#onRun({
           seq: this.#seq++,
@@ -163,6 +172,7 @@ export class Scheduler {
           error: "error" in ran ? String(ran.error) : null,
           state,
           ...(fault === undefined ? {} : { serverFault: fault }),
+          ...(call.subject === null ? {} : { subject: call.subject }),
         });
       }
       return ran;

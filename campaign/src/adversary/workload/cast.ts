@@ -1,0 +1,139 @@
+import type { EdgelockClient } from "@edgelock/core";
+import type { NodeRedisClient } from "@edgelock/testkit";
+import {
+  fairLockKeys,
+  keyBase,
+  latchKeys,
+  permitSemaphoreKeys,
+  readWriteLockKeys,
+} from "../../../../packages/core/src/keys.ts";
+import type { AdversaryHistory } from "../history.ts";
+import { probe, type ResourceRef } from "../world/probe.ts";
+import type { ActorContext } from "./actor.ts";
+import { latchActor } from "./latch-actor.ts";
+import { lockActor } from "./lock-actor.ts";
+import { FAIR_LOCK, MULTI_LOCK, RW_READ, RW_WRITE } from "./lock-flavors.ts";
+import { permitActor } from "./permit-actor.ts";
+
+/**
+ * The primitives beyond the Lock and the Semaphore, in one place for `runAdversary`: their names
+ * (each primitive its own names, so no two share an operation-record base), where their records
+ * live, their setup, their actors and their state at quiescence.
+ */
+export const FAIR_LOCKS = ["f"];
+export const RW_LOCKS = ["r"];
+export const PERMIT_SEMAPHORES = ["p"];
+export const LATCHES = ["l", "m"];
+export const PERMIT_SEMAPHORE_PERMITS = 2;
+
+/** How many actors drive each (a config may set its own; absent: these). */
+export interface CastSize {
+  readonly fairLockActors?: number;
+  readonly rwActors?: number;
+  readonly multiLockActors?: number;
+  readonly permitActors?: number;
+  readonly latchActors?: number;
+}
+
+const DEFAULT_SIZE: Required<CastSize> = {
+  fairLockActors: 2,
+  rwActors: 3,
+  multiLockActors: 2,
+  permitActors: 2,
+  latchActors: 2,
+};
+
+/** The names the actors use, for their context. */
+export const CAST_NAMES = {
+  fairLocks: FAIR_LOCKS,
+  rwLocks: RW_LOCKS,
+  permitSemaphores: PERMIT_SEMAPHORES,
+} as const;
+
+/** Key base → resource for the primitives whose record base is not a Lock's (settle runs). */
+export function castRecordBases(prefix: string): Map<string, ResourceRef> {
+  const bases = new Map<string, ResourceRef>();
+  for (const name of FAIR_LOCKS)
+    bases.set(keyBase(prefix, name), { key: fairLockKeys(prefix, name).lock, kind: "lock" });
+  for (const name of RW_LOCKS)
+    bases.set(keyBase(prefix, name), { key: readWriteLockKeys(prefix, name).lock, kind: "rwlock" });
+  for (const name of PERMIT_SEMAPHORES)
+    bases.set(keyBase(prefix, name), {
+      key: permitSemaphoreKeys(prefix, name).state,
+      kind: "permit-semaphore",
+    });
+  return bases;
+}
+
+/** The record bases of latches, which need the full name: registered as they come into use. */
+export function latchRecordBase(prefix: string, name: string): [string, ResourceRef] {
+  return [keyBase(prefix, name), { key: latchKeys(prefix, name).latch, kind: "latch" }];
+}
+
+export interface Cast {
+  /** Starts every actor of the cast; resolves when all are done. */
+  run(actor: (name: string, i: number) => ActorContext): Promise<void>;
+  /** Reads every resource the cast used into `history.final`, and the time into `finalAt`. */
+  probeFinal(redis: NodeRedisClient, history: AdversaryHistory): Promise<void>;
+}
+
+/**
+ * Sets the cast up on a fresh database: each permit semaphore's total (recorded in
+ * `history.totals`). `recordBases` is the scheduler's map: latches add theirs as they start.
+ */
+export async function setUpCast(
+  admin: EdgelockClient,
+  prefix: string,
+  size: CastSize,
+  recordBases: Map<string, ResourceRef>,
+): Promise<Cast> {
+  const n = { ...DEFAULT_SIZE, ...size };
+  for (const name of PERMIT_SEMAPHORES)
+    await admin.permitExpirableSemaphore(name).trySetPermits(PERMIT_SEMAPHORE_PERMITS);
+  const latchesUsed = new Set<string>();
+  const register = new Set<string>();
+  // Latch names are `base.generation`; pre-register the first few generations' record bases.
+  for (const base of LATCHES)
+    for (let g = 0; g < 8; g++) {
+      const [key, ref] = latchRecordBase(prefix, `${base}.${g}`);
+      recordBases.set(key, ref);
+      register.add(`${base}.${g}`);
+    }
+  return {
+    async run(actor) {
+      const all: Promise<void>[] = [];
+      let i = 200;
+      const many = (
+        count: number,
+        tag: string,
+        start: (ctx: ActorContext, k: number) => Promise<void>,
+      ) => {
+        for (let k = 0; k < count; k++) all.push(start(actor(`${tag}${k}`, i++), k));
+      };
+      many(n.fairLockActors, "F", (ctx) => lockActor(ctx, FAIR_LOCK));
+      many(n.rwActors, "R", (ctx, k) => lockActor(ctx, k % 3 === 0 ? RW_WRITE : RW_READ));
+      many(n.multiLockActors, "M", (ctx) => lockActor(ctx, MULTI_LOCK));
+      many(n.permitActors, "P", (ctx) => permitActor(ctx));
+      many(Math.min(n.latchActors, LATCHES.length), "C", (ctx, k) =>
+        latchActor(ctx, LATCHES[k]!, k * 1_000_000, latchesUsed),
+      );
+      await Promise.all(all);
+      for (const name of latchesUsed)
+        if (!register.has(name))
+          throw new Error(`latch ${name} used beyond the registered generations`);
+    },
+    async probeFinal(redis, history) {
+      const refs: ResourceRef[] = [
+        ...[...castRecordBases(prefix).values()],
+        ...[...latchesUsed].map((name) => latchRecordBase(prefix, name)[1]),
+      ];
+      let at = 0;
+      for (const ref of refs) {
+        const read = await probe(redis, ref.key, ref.kind);
+        history.final[ref.key] = read.state;
+        at = Math.max(at, read.serverMs);
+      }
+      history.finalAt = at;
+    },
+  };
+}
