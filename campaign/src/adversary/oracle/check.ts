@@ -1,5 +1,6 @@
 import type { AdversaryHistory, Execution } from "../history.ts";
 import { checkAcquires } from "./acquire-checks.ts";
+import { checkAppliedAfterAnswer } from "./after-answer-checks.ts";
 import { GrantLedger } from "./grant-ledger.ts";
 import { checkLeases } from "./lease-checks.ts";
 import { lockTransitions } from "./lock-transitions.ts";
@@ -49,6 +50,7 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
   violations.push(
     ...checkAcquires(history.intents, ledger, byResource, history),
     ...checkLeases(history, byResource),
+    ...checkAppliedAfterAnswer(history.intents, ledger),
     ...checkLeakedHolds(history, byResource),
     ...checkSemaphoreReleases(history, ledger),
     ...checkPermitReleases(history, ledger),

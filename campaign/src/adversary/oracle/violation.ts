@@ -2,6 +2,11 @@
 export type AdversaryViolationClass =
   /** A grant applied for a call whose caller was told "not acquired" (and it harmed someone). */
   | "phantom-grant"
+  /**
+   * A copy of a call that ended in an error (unknown outcome, settled, refused) applied after its
+   * caller had that answer: the answer was not final (its cleanup, abandon or settle, excepted).
+   */
+  | "applied-after-answer"
   /** A grant applied for a call that ended in an error, never undone by its own cleanup. */
   | "orphan-hold"
   /** One call's grant applied more than once (a re-entry or permits taken twice). */
