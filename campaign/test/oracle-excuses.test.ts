@@ -128,6 +128,44 @@ describe("oracle excuse: an orphan grant that ran out by its own lease, untouche
     expect(classes(h)).toEqual({});
   });
 
+  it("is excused when it expired while a slow run that cannot release was running", () => {
+    // The settle was sent before the expiry and read back after it: the lease ended on its own.
+    const slowSettle = { intent: 1, script: "engine/settle", at: 240, state: FREE };
+    const h = history(runs(grant, { ...slowSettle }), [unknownTry]);
+    h.executions[1] = { ...h.executions[1]!, doneAt: 300, serverMs: 300 };
+    expect(classes(h)).toEqual({});
+  });
+
+  it("is excused when a slow abandon of another owner's call straddled the expiry", () => {
+    const abandon = { intent: 2, script: "lock/abandon", at: 240, state: FREE };
+    const h = history(runs(grant, abandon), [unknownTry, intent(2, "tryAcquire", "o2", "none")]);
+    h.executions[1] = { ...h.executions[1]!, doneAt: 300, serverMs: 300 };
+    expect(classes(h)).toEqual({});
+  });
+
+  it("is still reported when a release by its owner, sent before the expiry, ended it", () => {
+    const release = { intent: 2, script: "lock/release", at: 240, state: FREE };
+    const h = history(runs(grant, release), [unknownTry, intent(2, "tryAcquire", "o1", "none")]);
+    h.executions[1] = { ...h.executions[1]!, doneAt: 300, serverMs: 300 };
+    expect(classes(h)["orphan-hold"]).toBe(1);
+  });
+
+  it("is excused for a re-entry in doubt when the owner's earlier belief ended and the hold ran out", () => {
+    // o1 held (lease to 200) and lost it by its deadline; its re-entry applied (count 2, lease to
+    // 250) with reply and settle lost; nobody touched it after; it ran out.
+    const first = { intent: 0, script: "lock/acquire", at: 50, state: held("o1", 200) };
+    const reentry = { intent: 1, script: "lock/acquire", at: 100, state: held("o1", 250, 2) };
+    const h = history(
+      runs(first, reentry, settle),
+      [
+        intent(0, "tryAcquire", "o1", "ok", { holdId: 0 }),
+        intent(1, "reenter", "o1", "OUTCOME_UNKNOWN"),
+      ],
+      [{ ...belief(0, "o1", 51, 400), abortedAt: 190, abortReason: "deadline" }],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
   it("is still reported when its lease had not run out by the end of the run", () => {
     const h = history(runs(grant), [unknownTry]);
     expect(classes(h)).toEqual({ "orphan-hold": 1 });

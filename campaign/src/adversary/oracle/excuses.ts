@@ -9,10 +9,11 @@ type LockState = Extract<ResourceState, { kind: "lock" }>;
 
 /**
  * A lock grant that nobody could undo and nobody used: its call ended in an error after both its
- * reply and its settle were lost, so no client was ever told of the hold (no belief for its owner
- * and fence), no run renewed, re-entered or released it, and it ended by its own lease — before
- * the next run that found it gone, or before the run's last execution if none did. The cleanup
- * (an abandon after the outcome-unknown wait) came too late to find it; the lease bounded it.
+ * reply and its settle were lost, so the cleanup (an abandon after the outcome-unknown wait) came
+ * too late to find it, and the lease bounded it. Excused only when no client was told of the hold
+ * from the grant on (an owner that already held it, before a re-entry, may still believe in it),
+ * no run renewed, re-entered or released it, and it ended by its own lease: gone at a run that
+ * cannot release (its lease over by the probe right after), or by the end of the run.
  */
 export function expiredUntouched(
   history: AdversaryHistory,
@@ -23,14 +24,22 @@ export function expiredUntouched(
   const { owner, fence, count, expiresAt } = grant.state;
   if (expiresAt === null) return false;
   const told = history.beliefs.some(
-    (b) => b.resource === grant.resource && b.owner === owner && b.fence === fence,
+    (b) =>
+      b.resource === grant.resource &&
+      b.owner === owner &&
+      b.fence === fence &&
+      b.toldAt >= grant.sentAt &&
+      b.toldAt < expiresAt,
   );
   if (told) return false;
   for (const e of runs) {
     if (e.seq <= grant.seq) continue;
     if (expiresAt <= e.sentAt) return true;
     const s = e.state as LockState;
-    if (s.owner !== owner || s.fence !== fence) return false; // ended by a run while leased
+    if (s.owner !== owner || s.fence !== fence)
+      // Gone at this run: by its lease only if the run cannot release and the lease was over
+      // when the state was read (a slow run straddles the expiry); else it ended it.
+      return !canRelease(history, e, owner) && expiresAt <= e.serverMs;
     // Someone acted on it (a renewal, a re-entry, a partial release). The probe reads expiry as
     // server time + PTTL, so an untouched lease reads back within a millisecond or two.
     const moved = s.expiresAt === null || Math.abs(s.expiresAt - expiresAt) > BOUNDARY_TOLERANCE_MS;
@@ -38,6 +47,17 @@ export function expiredUntouched(
   }
   const end = history.executions.at(-1)?.doneAt ?? -Infinity;
   return expiresAt <= end;
+}
+
+/**
+ * Whether run `e` could have ended `owner`'s hold: a force-unlock could; a release or an abandon
+ * only for its own owner (they check the owner), so one by another owner's call could not.
+ */
+function canRelease(history: AdversaryHistory, e: Execution, owner: string): boolean {
+  if (/\/(force-unlock|forceUnlock)/.test(e.script)) return true;
+  if (!/\/(release|abandon)/.test(e.script)) return false;
+  const by = e.intent === null ? undefined : history.intents.find((i) => i.id === e.intent);
+  return by === undefined || by.owner === owner;
 }
 
 /**
