@@ -77,7 +77,9 @@ export class HeldMultiLockView implements HeldMultiLock {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
     checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
-    if (this.#released || !hold.lease.active) throw new NotHeldError(hold.ref.label);
+    // A resumed hold may renew before it is trusted: that renewal is what makes it trusted.
+    if (this.#released || (!hold.lease.active && !hold.provisional))
+      throw new NotHeldError(hold.ref.label);
     const result = await hold.extendAll(ms);
     if (!result.renewed) {
       hold.lease.lose("gone");

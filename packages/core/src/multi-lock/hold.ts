@@ -14,6 +14,8 @@ export interface MultiHoldInit {
   readonly leaseMs: number;
   readonly keepAlive: boolean;
   readonly maxHoldMs: number | undefined;
+  /** Resumed from another machine's `toJSON()`: trusted from its first confirmed renewal. */
+  readonly provisional?: boolean;
 }
 
 /**
@@ -26,7 +28,11 @@ export class MultiHold {
   readonly fences: readonly number[];
   readonly lease: LeaseState;
   leaseMs: number;
+  /** Resumed and not yet confirmed: `extend()` may still renew it (that renewal makes it trusted). */
+  provisional: boolean;
   #views = 0;
+  /** One renewal of this hold in flight at a time, keeper and `extend` alike (as the Lock's). */
+  #renewals: Promise<unknown> = Promise.resolve();
   readonly #stop = new AbortController();
   readonly #onEnd: () => void;
   readonly #init: MultiHoldInit;
@@ -36,6 +42,7 @@ export class MultiHold {
     this.ref = ref;
     this.fences = init.fences;
     this.leaseMs = init.leaseMs;
+    this.provisional = init.provisional ?? false;
     this.#onEnd = onEnd;
     this.#init = init;
     this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>
@@ -64,10 +71,20 @@ export class MultiHold {
   }
 
   /** Sets every part's lease; `renewed` only when every part confirmed. Groups run in parallel. */
-  async extendAll(
+  extendAll(leaseMs: number, signal?: AbortSignal): Promise<{ renewed: boolean; sentAt: number }> {
+    // Queued behind the renewal in flight: a keeper renewal confirmed while this one was in doubt
+    // would otherwise clear this one's bound (`renewed()`), though this one, sent later with the
+    // newer version, may still shorten the lease.
+    const next = this.#renewals.then(() => this.#extendOnce(leaseMs, signal));
+    this.#renewals = next.catch(() => undefined);
+    return next;
+  }
+
+  async #extendOnce(
     leaseMs: number,
     signal?: AbortSignal,
   ): Promise<{ renewed: boolean; sentAt: number }> {
+    if (signal?.aborted) throw new AbortedError(`extend "${this.ref.label}"`, signal.reason);
     const perGroup = splitByGroup(this.ref, this.fences);
     // While in doubt, the local deadline is no later than what this renewal may set (it may
     // shorten the lease); a confirmed one ends every earlier doubt (they carried older versions).
@@ -84,8 +101,10 @@ export class MultiHold {
     }
     const renewed = results.every((r) => r.renewed.every(Boolean));
     const sentAt = Math.min(...results.map((r) => r.sentAt));
-    if (renewed) this.lease.renewed(sentAt, leaseMs);
-    else doubt.resolve();
+    if (renewed) {
+      this.provisional = false;
+      this.lease.renewed(sentAt, leaseMs);
+    } else doubt.resolve();
     return { renewed, sentAt };
   }
 

@@ -83,8 +83,11 @@ export class MultiLock {
   resume(lease: SerializedMultiLease): HeldMultiLock {
     const parsed = parseMultiLease(lease, this.#ref.ctx.prefix, this.#ref.names);
     const ref: MultiRef = { ...this.#ref, owner: parsed.owner };
+    const { ctx } = this.#ref;
     const sentAt = performance.now();
-    const left = Math.max(0, parsed.expiresAt - Date.now());
+    // `expiresAt` was read on another machine's wall clock: each may be off by clockErrorMs (as
+    // the Lock's resume); the hold is trusted from its first confirmed renewal.
+    const left = Math.max(0, parsed.expiresAt - ctx.wallClock() - 2 * ctx.clockErrorMs);
     const init = {
       fences: [...parsed.fences],
       sentAt,
@@ -92,6 +95,7 @@ export class MultiLock {
       leaseMs: parsed.leaseMs,
       keepAlive: false,
       maxHoldMs: undefined,
+      provisional: true,
     };
     return new HeldMultiLockView(new MultiHold(ref, init, () => undefined));
   }

@@ -116,7 +116,8 @@ export class HeldPermit implements Permit {
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     checkLeaseWithinQuarantine(this.#ref.ctx, "ms", ms);
-    if (this.#released || !this.lease.active)
+    // A resumed permit may renew before it is trusted: that renewal is what makes it trusted.
+    if (this.#released || (!this.lease.active && !this.provisional))
       throw new NotHeldError(this.name, `permit of "${this.name}" is not held`);
     const outcome = await this.#renew(ms);
     if (outcome === "gone")

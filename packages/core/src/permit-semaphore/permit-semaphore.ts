@@ -104,12 +104,15 @@ export class PermitExpirableSemaphore {
   }
 
   /**
-   * Takes over a permit serialised by `permit.toJSON()` to extend or release it. The local deadline
-   * starts from its `expiresAt` (a wall-clock hint): call `extend()` first when clocks may differ.
+   * Takes over a permit serialised by `permit.toJSON()` to extend or release it. Its `expiresAt`
+   * was read on another machine's wall clock, so (as the Lock's `resume`) the permit is trusted
+   * from its first confirmed renewal: until then its signal aborts at `expiresAt` less twice the
+   * clock error bound, and `extend()` and `release()` still reach the server after that.
    */
   resume(permit: SerializedPermit): Permit {
-    const p = parsePermit(permit, this.#ref.ctx.prefix, this.name);
-    const left = Math.max(0, p.expiresAt - Date.now());
+    const { ctx } = this.#ref;
+    const p = parsePermit(permit, ctx.prefix, this.name);
+    const left = Math.max(0, p.expiresAt - ctx.wallClock() - 2 * ctx.clockErrorMs);
     return new HeldPermit(this.#ref, {
       id: p.id,
       fence: p.fence,
