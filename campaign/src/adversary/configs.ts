@@ -80,15 +80,12 @@ export const SERVER_FAULTS: AdversaryConfig = {
 export const CALM: AdversaryConfig = {
   ...BASE,
   name: "calm",
-  // A process stalled for a lease is a fault too (a frozen holder): leases and the shortest
-  // extend long enough that the stalls of a loaded 2-core machine running every config at once
-  // (up to ~300 ms seen between two runs) are not one.
-  leaseMs: 1_000,
+  leaseMs: 300,
   // Long enough that no request times out on a busy 2-core machine: no fault at all.
   requestTimeoutMs: 2_000,
   retryWindowMs: 4_000,
   mix: { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 },
-  minExtendMs: 500,
+  minExtendMs: 100,
 };
 
 /**
