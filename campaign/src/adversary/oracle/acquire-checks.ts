@@ -1,5 +1,5 @@
 import type { AdversaryHistory, Execution, Intent } from "../history.ts";
-import { expiredUntouched } from "./excuses.ts";
+import { expiredUntouchedAnyKind } from "./kind-excuses.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
@@ -60,8 +60,9 @@ export function checkAcquires(
         detail: `${intent.kind} told "${intent.outcome}" but ${granted} applied${where}${net > 0 ? ", never undone" : ", undone too late"}`,
       });
     } else if (net > 0) {
-      const runs = byResource.get(intent.resource) ?? [];
-      if (history && first && granted === net && expiredUntouched(history, runs, first)) continue;
+      const runs = byResource.get(first?.resource ?? intent.resource) ?? [];
+      if (history && first && granted === net && expiredUntouchedAnyKind(history, runs, first))
+        continue;
       out.push({
         ...base,
         class: "orphan-hold",

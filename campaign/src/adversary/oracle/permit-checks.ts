@@ -31,9 +31,7 @@ export function permitRuns(runs: readonly Execution[], ledger: GrantLedger): Adv
     for (const id of claimed) {
       if (liveAfter.has(id)) continue;
       claimed.delete(id);
-      const expiry = prev?.permits[id];
-      const ranOut = expiry === undefined || expiry <= e.doneAt + BOUNDARY_TOLERANCE_MS;
-      if (!ranOut && RELEASING.test(e.script)) released += 1;
+      if (RELEASING.test(e.script) && releasedHere(prev?.permits[id], e)) released += 1;
     }
     if (CLAIMING.test(e.script) && e.subject !== undefined && liveAfter.has(e.subject)) {
       if (!claimed.has(e.subject)) {
@@ -53,6 +51,17 @@ export function permitRuns(runs: readonly Execution[], ledger: GrantLedger): Adv
     prev = after;
   }
   return out;
+}
+
+/**
+ * Whether a releasing run removed a permit (expiring at `expiry`) rather than found it run out:
+ * surely run out when it expired before the run was sent, surely live when it expires after the
+ * run (with the boundary tolerance); in between, either outcome is accepted, as the script saw it.
+ */
+function releasedHere(expiry: number | undefined, e: Execution): boolean {
+  if (expiry === undefined || expiry <= e.sentAt) return false;
+  if (expiry > e.doneAt + BOUNDARY_TOLERANCE_MS) return true;
+  return Array.isArray(e.reply) && Number(e.reply[0]) === 1;
 }
 
 /** Ids of the permits whose lease has not run out at real time `at`. */

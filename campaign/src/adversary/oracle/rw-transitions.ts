@@ -14,7 +14,8 @@ const RELEASING = /\/(release|abandon|force-unlock)/;
  */
 export function readWriteTransitions(runs: readonly Execution[], ledger: GrantLedger): void {
   const writer = runs.map((e) => ({ ...e, state: (e.state as RwState).writer }));
-  for (const t of lockTransitions(writer)) ledger.add(t.execution, t.granted, t.released);
+  // One transition per run, in order; the ledger keeps the run itself (its state the whole lock's).
+  lockTransitions(writer).forEach((t, i) => ledger.add(runs[i]!, t.granted, t.released));
   let prev: Readonly<Record<string, ReaderState>> = {};
   for (const e of runs) {
     const after = (e.state as RwState).readers;
