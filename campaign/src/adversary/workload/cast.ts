@@ -111,7 +111,7 @@ export async function setUpCast(
         for (let k = 0; k < count; k++) all.push(start(actor(`${tag}${k}`, i++), k));
       };
       many(n.fairLockActors, "F", (ctx) => lockActor(ctx, FAIR_LOCK));
-      many(n.rwActors, "R", (ctx, k) => lockActor(ctx, k % 3 === 0 ? RW_WRITE : RW_READ));
+      many(n.rwActors, "R", (ctx) => lockActor(ctx, [RW_READ, RW_WRITE]));
       many(n.multiLockActors, "M", (ctx) => lockActor(ctx, MULTI_LOCK));
       many(n.permitActors, "P", (ctx) => permitActor(ctx));
       many(Math.min(n.latchActors, LATCHES.length), "C", (ctx, k) =>

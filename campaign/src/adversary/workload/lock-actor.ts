@@ -26,11 +26,18 @@ interface Section {
  * re-enter, work, extend (sometimes twice: a shorter then a longer lease), hand the hold to
  * another invocation through `toJSON()`/`resume()`, and release every hold it has.
  */
-export async function lockActor(ctx: ActorContext, flavor: LockFlavor = LOCK): Promise<void> {
-  const targets = flavor.targets(ctx);
-  if (targets.length === 0) return;
+export async function lockActor(
+  ctx: ActorContext,
+  flavors: LockFlavor | readonly LockFlavor[] = LOCK,
+): Promise<void> {
+  // Several flavors (a read-write lock's two sides): one picked per section.
+  const each = Array.isArray(flavors)
+    ? (flavors as readonly LockFlavor[])
+    : [flavors as LockFlavor];
+  if (each.every((f) => f.targets(ctx).length === 0)) return;
   while (realNow() < ctx.until) {
-    await oneSection(ctx, flavor, ctx.random.pick(targets));
+    const flavor = ctx.random.pick(each);
+    await oneSection(ctx, flavor, ctx.random.pick(flavor.targets(ctx)));
     await pause(ctx.random.int(0, 5));
   }
 }

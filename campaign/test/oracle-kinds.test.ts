@@ -1,0 +1,469 @@
+import { describe, expect, it } from "vitest";
+import type {
+  AdversaryHistory,
+  Belief,
+  BeliefSample,
+  Execution,
+  Intent,
+  IntentKind,
+  LockState,
+  Primitive,
+  ResourceState,
+} from "../src/adversary/history.ts";
+import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
+
+// Hand-made histories for the oracle's rules on the primitives beyond the Lock and the Semaphore
+// (read-write lock, multi-lock, permit-expirable semaphore, count-down latch): each rule reports
+// its broken case and stays quiet on the legal one next to it.
+
+const A = "adv1:v1:{ab}~a:lock";
+const B = "adv1:v1:{ab}~b:lock";
+const RW = "adv1:v1:{r}:rw:lock";
+const PES = "adv1:v1:{p}:pes";
+const LATCH = "adv1:v1:{l.0}:latch";
+
+interface Run {
+  intent: number | null;
+  resource: string;
+  script: string;
+  at: number;
+  state: ResourceState;
+  subject?: string;
+  reply?: unknown;
+}
+
+/** Runs in execution order (seq = position), each `at` real ms, its state after the run. */
+function runs(...list: Run[]): Execution[] {
+  return list.map((r, seq) => ({
+    seq,
+    intent: r.intent,
+    script: r.script,
+    command: "EVALSHA",
+    resource: r.resource,
+    opId: null,
+    copy: "normal",
+    seen: true,
+    sentAt: r.at,
+    doneAt: r.at + 1,
+    serverMs: r.at + 1,
+    reply: r.reply ?? null,
+    error: null,
+    state: r.state,
+    ...(r.subject === undefined ? {} : { subject: r.subject }),
+  }));
+}
+
+function intent(
+  id: number,
+  kind: IntentKind,
+  resource: string,
+  owner: string,
+  outcome: string,
+  extra: Partial<Intent> & { primitive?: Primitive } = {},
+): Intent {
+  return {
+    id,
+    actor: owner,
+    kind,
+    resource,
+    owner,
+    startedAt: 0,
+    endedAt: 1_000,
+    outcome,
+    fence: null,
+    permits: 0,
+    holdId: null,
+    ...extra,
+  };
+}
+
+function belief(
+  holdId: number,
+  resource: string,
+  owner: string,
+  fence: number,
+  extra: Partial<Belief> = {},
+): Belief {
+  return {
+    holdId,
+    resource,
+    owner,
+    fence,
+    toldAt: 0,
+    releasedAt: null,
+    abortedAt: null,
+    abortReason: null,
+    keepAlive: false,
+    resumed: false,
+    ...extra,
+  };
+}
+
+function history(
+  executions: Execution[],
+  intents: Intent[],
+  beliefs: Belief[] = [],
+  samples: BeliefSample[] = [],
+): AdversaryHistory {
+  // The oracle finds an intent by its id's position: number them in order, as the ledger does.
+  const position = new Map(intents.map((i, k) => [i.id, k]));
+  return {
+    seed: 1,
+    config: "hand-made",
+    faults: true,
+    executions: executions.map((e) => ({
+      ...e,
+      intent: e.intent === null ? null : (position.get(e.intent) ?? e.intent),
+    })),
+    intents: intents.map((i, k) => ({ ...i, id: k })),
+    beliefs,
+    samples,
+    final: {},
+    totals: {},
+  };
+}
+
+const classes = (h: AdversaryHistory) => checkAdversaryHistory(h).counts;
+
+const lock = (owner: string | null, fence: number, expiresAt: number | null): LockState => ({
+  kind: "lock",
+  owner,
+  fence: owner === null ? 0 : fence,
+  count: owner === null ? 0 : 1,
+  reserved: false,
+  expiresAt: owner === null ? null : expiresAt,
+});
+const FREE = lock(null, 0, null);
+
+describe("oracle: multi-lock", () => {
+  const multi = (outcome: string) =>
+    intent(1, "acquire", A, "m1", outcome, { primitive: "multi-lock", resources: [A, B] });
+
+  it("an acquire told ok applied on every name", () => {
+    const h = history(
+      runs(
+        { intent: 1, resource: A, script: "multi-lock/acquire", at: 10, state: lock("m1", 5, 500) },
+        { intent: 1, resource: B, script: "multi-lock/acquire", at: 10, state: lock("m1", 6, 500) },
+      ),
+      [multi("ok")],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
+  it("all or nothing: an acquire told ok that applied on one name of two is reported", () => {
+    const h = history(
+      runs(
+        { intent: 1, resource: A, script: "multi-lock/acquire", at: 10, state: lock("m1", 5, 500) },
+        { intent: 1, resource: B, script: "multi-lock/acquire", at: 10, state: FREE },
+      ),
+      [multi("ok")],
+    );
+    expect(classes(h)).toEqual({ "told-not-applied": 1 });
+  });
+
+  it("a multi-lock part and a single-lock holder of the same name believed at once overlap", () => {
+    const h = history(
+      runs({
+        intent: 0,
+        resource: A,
+        script: "lock/acquire",
+        at: 10,
+        state: lock("single", 9, 500),
+      }),
+      [intent(0, "acquire", A, "single", "ok", { holdId: 1 })],
+      [belief(0, A, "m1", 5), belief(1, A, "single", 9)],
+      [
+        { seq: 0, holdId: 0, at: 12, deadline: 100 },
+        { seq: 0, holdId: 1, at: 12, deadline: 100 },
+      ],
+    );
+    // The multi-lock part is not on the server either (a lie): the overlap is reported with it.
+    expect(classes(h).overlap).toBe(1);
+  });
+});
+
+describe("oracle: read-write lock", () => {
+  const rw = (writer: LockState, readers: Record<string, [number, number, number]>) => ({
+    kind: "rwlock" as const,
+    writer,
+    readers: Object.fromEntries(
+      Object.entries(readers).map(([o, [count, fence, expiresAt]]) => [
+        o,
+        { count, fence, expiresAt },
+      ]),
+    ),
+  });
+
+  it("two read sessions believed at once share; each honest against its own lease", () => {
+    const h = history(
+      runs(
+        {
+          intent: 1,
+          resource: RW,
+          script: "read-write-lock/acquire-read",
+          at: 10,
+          state: rw(FREE, { r1: [1, 3, 500] }),
+        },
+        {
+          intent: 2,
+          resource: RW,
+          script: "read-write-lock/acquire-read",
+          at: 20,
+          state: rw(FREE, { r1: [1, 3, 500], r2: [1, 4, 600] }),
+        },
+      ),
+      [
+        intent(1, "acquire", RW, "r1", "ok", { primitive: "rw-read", holdId: 0 }),
+        intent(2, "acquire", RW, "r2", "ok", { primitive: "rw-read", holdId: 1 }),
+      ],
+      [belief(0, RW, "r1", 3, { mode: "read" }), belief(1, RW, "r2", 4, { mode: "read" })],
+      [
+        { seq: 1, holdId: 0, at: 22, deadline: 400 },
+        { seq: 1, holdId: 1, at: 22, deadline: 590 },
+      ],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
+  it("a reader whose local deadline outlasts its session's lease is reported", () => {
+    const h = history(
+      runs({
+        intent: 1,
+        resource: RW,
+        script: "read-write-lock/acquire-read",
+        at: 10,
+        state: rw(FREE, { r1: [1, 3, 200] }),
+      }),
+      [intent(1, "acquire", RW, "r1", "ok", { primitive: "rw-read", holdId: 0 })],
+      [belief(0, RW, "r1", 3, { mode: "read" })],
+      [{ seq: 0, holdId: 0, at: 12, deadline: 400 }],
+    );
+    expect(classes(h)).toEqual({ "dishonest-lease": 1 });
+  });
+
+  it("a writer believed beside a reader overlaps", () => {
+    const h = history(
+      runs({
+        intent: 1,
+        resource: RW,
+        script: "read-write-lock/acquire-read",
+        at: 10,
+        state: rw(lock("w", 8, 500), { r1: [1, 3, 500] }),
+      }),
+      [],
+      [belief(0, RW, "r1", 3, { mode: "read" }), belief(1, RW, "w", 8, { mode: "write" })],
+      [
+        { seq: 0, holdId: 0, at: 12, deadline: 400 },
+        { seq: 0, holdId: 1, at: 12, deadline: 400 },
+      ],
+    );
+    expect(classes(h).overlap).toBe(1);
+  });
+
+  it('a read grant for a call told "not acquired", never undone, is a phantom', () => {
+    const h = history(
+      runs({
+        intent: 1,
+        resource: RW,
+        script: "read-write-lock/acquire-read",
+        at: 10,
+        state: rw(FREE, { r1: [1, 3, 500] }),
+      }),
+      [intent(1, "tryAcquire", RW, "r1", "none", { primitive: "rw-read" })],
+    );
+    expect(classes(h)).toEqual({ "phantom-grant": 1 });
+  });
+});
+
+describe("oracle: permit-expirable semaphore", () => {
+  const pes = (total: number, permits: Record<string, number>) => ({
+    kind: "permit-semaphore" as const,
+    total,
+    permits,
+  });
+  const acquire = (id: number, permit: string, outcome: string) =>
+    intent(id, "permit-acquire", PES, `o${id}`, outcome, { primitive: "permit-semaphore" });
+
+  it("a grant claimed by its own acquire, released by its release, checks clean", () => {
+    const h = history(
+      runs(
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes(1, { p1: 500 }),
+          subject: "p1",
+        },
+        {
+          intent: 2,
+          resource: PES,
+          script: "permit-semaphore/release",
+          at: 20,
+          state: pes(1, {}),
+          subject: "p1",
+          reply: [1, 1],
+        },
+      ),
+      [acquire(1, "p1", "ok"), intent(2, "permit-release", PES, "o1", "ok", { holdId: 0 })],
+      [belief(0, PES, "p1", 1, { mode: "permit", releasedAt: 20 })],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
+  it("a run that leaves more live permits than the total has created one", () => {
+    const h = history(
+      runs(
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes(1, { p1: 500 }),
+          subject: "p1",
+        },
+        {
+          intent: 2,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 20,
+          state: pes(1, { p1: 500, p2: 500 }),
+          subject: "p2",
+        },
+      ),
+      [acquire(1, "p1", "ok"), acquire(2, "p2", "ok")],
+    );
+    expect(classes(h)).toEqual({ "permits-created": 1 });
+  });
+
+  it("a release told ok that gave nothing back is reported; one within a ms of expiry is as the script saw it", () => {
+    const told = [
+      acquire(1, "p1", "ok"),
+      intent(2, "permit-release", PES, "o1", "ok", { holdId: 0 }),
+    ];
+    const beliefsOfTold = [belief(0, PES, "p1", 1, { mode: "permit", releasedAt: 20 })];
+    const gone = history(
+      runs(
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes(1, { p1: 15 }),
+          subject: "p1",
+        },
+        {
+          intent: 2,
+          resource: PES,
+          script: "permit-semaphore/release",
+          at: 20,
+          state: pes(1, {}),
+          subject: "p1",
+          reply: [0, 1],
+        },
+      ),
+      told,
+      beliefsOfTold,
+    );
+    expect(classes(gone)).toEqual({ "release-mismatch": 1 });
+    const boundary = history(
+      runs(
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes(1, { p1: 21.5 }),
+          subject: "p1",
+        },
+        {
+          intent: 2,
+          resource: PES,
+          script: "permit-semaphore/release",
+          at: 20,
+          state: pes(1, {}),
+          subject: "p1",
+          reply: [1, 1],
+        },
+      ),
+      told,
+      beliefsOfTold,
+    );
+    expect(classes(boundary)).toEqual({});
+  });
+
+  it("a permit believed past its lease at the server is a dishonest lease", () => {
+    const h = history(
+      runs({
+        intent: 1,
+        resource: PES,
+        script: "permit-semaphore/acquire",
+        at: 10,
+        state: pes(1, { p1: 200 }),
+        subject: "p1",
+      }),
+      [acquire(1, "p1", "ok")],
+      [belief(0, PES, "p1", 1, { mode: "permit" })],
+      [{ seq: 0, holdId: 0, at: 12, deadline: 300 }],
+    );
+    expect(classes(h)).toEqual({ "dishonest-lease": 1 });
+  });
+});
+
+describe("oracle: count-down latch", () => {
+  const count = (n: number) => ({ kind: "latch" as const, count: n });
+  const latch = (id: number, kind: IntentKind, round: number, outcome: string, endedAt = 1_000) =>
+    intent(id, kind, LATCH, `c-r${round}`, outcome, { primitive: "latch", round, endedAt });
+  const set = (i: number, at: number, n: number): Run => ({
+    intent: i,
+    resource: LATCH,
+    script: "latch/try-set-count",
+    at,
+    state: count(n),
+  });
+  const down = (i: number, at: number, n: number): Run => ({
+    intent: i,
+    resource: LATCH,
+    script: "latch/count-down",
+    at,
+    state: count(n),
+  });
+
+  it("a round counted out by its own calls, each once, opens; its await is told open after", () => {
+    const h = history(runs(set(0, 10, 2), down(1, 20, 1), down(2, 30, 0)), [
+      latch(0, "latch-set", 1, "ok"),
+      latch(1, "latch-count-down", 1, "ok"),
+      latch(2, "latch-count-down", 1, "ok"),
+      latch(3, "latch-await", 1, "ok", 40),
+    ]);
+    expect(classes(h)).toEqual({});
+  });
+
+  it("a late count-down of an earlier round counting the next one down is reported", () => {
+    const h = history(runs(set(0, 10, 1), down(1, 20, 0), set(2, 30, 2), down(1, 40, 1)), [
+      latch(0, "latch-set", 1, "ok"),
+      latch(1, "latch-count-down", 1, "ok"),
+      latch(2, "latch-set", 2, "ok"),
+    ]);
+    // Counted in a round not its own, and twice in all.
+    expect(classes(h)).toEqual({ "latch-early": 1, "count-mismatch": 1 });
+  });
+
+  it("an await told open before its round reached zero is reported", () => {
+    const h = history(runs(set(0, 10, 2), down(1, 20, 1)), [
+      latch(0, "latch-set", 1, "ok"),
+      latch(1, "latch-count-down", 1, "ok"),
+      latch(3, "latch-await", 1, "ok", 25),
+    ]);
+    expect(classes(h)).toEqual({ "latch-early": 1 });
+  });
+
+  it("a count-down that failed for sure and applied anyway is reported; an unknown one may have", () => {
+    const h = history(runs(set(0, 10, 3), down(1, 20, 2), down(2, 30, 1)), [
+      latch(0, "latch-set", 1, "ok"),
+      latch(1, "latch-count-down", 1, "BACKEND_ERROR"),
+      latch(2, "latch-count-down", 1, "OUTCOME_UNKNOWN"),
+    ]);
+    expect(classes(h)).toEqual({ "count-mismatch": 1 });
+  });
+});
