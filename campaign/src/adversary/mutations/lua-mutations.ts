@@ -1,8 +1,9 @@
 import type { Mutation } from "./mutation.ts";
 import { replaceOnce } from "./mutation.ts";
 import {
+  LATCH_CONGESTED,
   LOCKS_CONGESTED,
-  LOCKS_REORDER,
+  LOCKS_LATE,
   LOCKS_STRAGGLERS,
   SEMAPHORE_CONGESTED,
   SEMAPHORE_REORDER,
@@ -32,7 +33,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "every answer is recorded",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: recordOnlyGrants },
-    config: LOCKS_REORDER,
+    config: LOCKS_LATE,
     seconds: 2,
   },
   {
@@ -98,6 +99,14 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore release",
     apply: { kind: "lua", script: "semaphore/release", transform: ignoreTombstone },
     config: SEMAPHORE_CONGESTED,
+    seconds: 2,
+  },
+  {
+    name: "latch-count-down-ignores-tombstone",
+    rule: "a settled operation never applies",
+    operation: "latch countDown",
+    apply: { kind: "lua", script: "latch/count-down", transform: ignoreTombstone },
+    config: LATCH_CONGESTED,
     seconds: 2,
   },
   {

@@ -1,5 +1,14 @@
 import { CALM, CONGESTED, REORDER, type AdversaryConfig } from "../configs.ts";
 
+/** Only the Lock and the Semaphore (the actor counts below): none of the other primitives. */
+const NO_CAST = {
+  fairLockActors: 0,
+  rwActors: 0,
+  multiLockActors: 0,
+  permitActors: 0,
+  latchActors: 0,
+} as const;
+
 /**
  * Targeted worlds for the mutations: each only the primitive and the faults one defect needs,
  * at the smallest timings, so twenty runs of every mutation fit in the test command's budget.
@@ -9,32 +18,44 @@ import { CALM, CONGESTED, REORDER, type AdversaryConfig } from "../configs.ts";
 export const LOCKS_REORDER: AdversaryConfig = {
   ...REORDER,
   name: "locks-reorder",
+  ...NO_CAST,
   lockActors: 4,
   semaphoreActors: 0,
+};
+
+/** Busy locks where many first copies run late, after their retry answered (finding 1's shape). */
+export const LOCKS_LATE: AdversaryConfig = {
+  ...LOCKS_REORDER,
+  name: "locks-late",
+  lockActors: 6,
+  mix: { late: 0.3, duplicate: 0.05, lostResponse: 0.05, maxDelayMs: 90 },
 };
 
 /** Locks where some calls are congested: every copy (settle and abandon too) runs 150–500 ms late. */
 export const LOCKS_CONGESTED: AdversaryConfig = {
   ...CONGESTED,
   name: "locks-congested",
+  ...NO_CAST,
   lockActors: 4,
   semaphoreActors: 0,
-  mix: { ...CONGESTED.mix, slowIntent: 0.3 },
+  mix: { ...CONGESTED.mix, slowIntent: 0.4 },
 };
 
 /** The semaphore alone, congested: releases and acquires whose copies all run late. */
 export const SEMAPHORE_CONGESTED: AdversaryConfig = {
   ...CONGESTED,
   name: "semaphore-congested",
+  ...NO_CAST,
   lockActors: 0,
   semaphoreActors: 4,
-  mix: { ...CONGESTED.mix, slowIntent: 0.3 },
+  mix: { ...CONGESTED.mix, slowIntent: 0.4 },
 };
 
 /** The semaphore alone with late, duplicated and lost requests. */
 export const SEMAPHORE_REORDER: AdversaryConfig = {
   ...REORDER,
   name: "semaphore-reorder",
+  ...NO_CAST,
   lockActors: 0,
   semaphoreActors: 4,
 };
@@ -44,12 +65,13 @@ export const SEMAPHORE_REORDER: AdversaryConfig = {
  * whose copies run 1.5–2.5 s late, after the deadline and after the record and any tombstone
  * expired. Only the deadline refusal (LATE) stands between such a copy and the state.
  */
-const STRAGGLER_MIX = { ...REORDER.mix, slowIntent: 0.35, slowDelayMs: [1_500, 2_500] } as const;
+const STRAGGLER_MIX = { ...REORDER.mix, slowIntent: 0.5, slowDelayMs: [1_500, 2_500] } as const;
 export const LOCKS_STRAGGLERS: AdversaryConfig = {
   ...REORDER,
   name: "locks-stragglers",
   maxSkewMs: 0,
   clockErrorMs: 10,
+  ...NO_CAST,
   lockActors: 4,
   semaphoreActors: 0,
   mix: STRAGGLER_MIX,
@@ -57,6 +79,7 @@ export const LOCKS_STRAGGLERS: AdversaryConfig = {
 export const SEMAPHORE_STRAGGLERS: AdversaryConfig = {
   ...LOCKS_STRAGGLERS,
   name: "semaphore-stragglers",
+  ...NO_CAST,
   lockActors: 0,
   semaphoreActors: 4,
 };
@@ -72,6 +95,7 @@ export const LOCKS_SHORT_RECORDS: AdversaryConfig = {
   maxSkewMs: 0,
   clockErrorMs: 10,
   operationRecordTtlMs: REORDER.retryWindowMs + 1,
+  ...NO_CAST,
   lockActors: 4,
   semaphoreActors: 0,
   mix: SHORT_RECORD_MIX,
@@ -79,6 +103,7 @@ export const LOCKS_SHORT_RECORDS: AdversaryConfig = {
 export const SEMAPHORE_SHORT_RECORDS: AdversaryConfig = {
   ...LOCKS_SHORT_RECORDS,
   name: "semaphore-short-records",
+  ...NO_CAST,
   lockActors: 0,
   semaphoreActors: 4,
 };
@@ -87,6 +112,15 @@ export const SEMAPHORE_SHORT_RECORDS: AdversaryConfig = {
 export const LOCKS_CALM: AdversaryConfig = {
   ...CALM,
   name: "locks-calm",
+  ...NO_CAST,
   lockActors: 4,
   semaphoreActors: 0,
+};
+
+/** Latch rounds alone, congested: count-downs whose copies (and settle) all run late. */
+export const LATCH_CONGESTED: AdversaryConfig = {
+  ...SEMAPHORE_CONGESTED,
+  name: "latch-congested",
+  semaphoreActors: 0,
+  latchActors: 2,
 };
