@@ -141,9 +141,13 @@ async function work(s: Section, h: Holding) {
   const { random, leaseMs, minExtendMs } = s.ctx;
   await pause(random.int(0, leaseMs / 2));
   const extends_ = random.chance(0.5) ? (random.chance(0.5) ? 2 : 1) : 0;
+  // Two extends: shorter then longer (a stale short renewal must not undo the long one), or
+  // longer then shorter (a kept-alive hold then lives on the short lease: its keeper must renew
+  // at a third of it, finding 7).
+  const short = random.chance(0.5) ? 0 : 1;
   for (let i = 0; i < extends_; i++) {
     const ms =
-      i === 0 && extends_ === 2
+      i === short && extends_ === 2
         ? random.int(minExtendMs, leaseMs / 2)
         : random.int(leaseMs / 2, leaseMs * 3);
     await extend(s, h, ms, "extend");
