@@ -51,6 +51,8 @@ export async function giveUp<S extends ManifestScript>(
     const reply = named(script, g.what, settled.tuple);
     return { reply, sentAt: g.firstSent, serverMs: settled.serverMs, requests: 1 };
   }
+  // A repeat may still learn the answer while the record lives (same id, deadline anchored).
+  g.op.inDoubt = true;
   // Whatever the caller reads next must be final: no copy may still be in flight to apply.
   if (!testSeams.unknownBeforeDeadline)
     await sleep(ctx.clock.msUntilPassed(deadline), g.signal, g.what);
@@ -64,7 +66,10 @@ async function settle(ctx: EngineContext, g: GiveUp, deadline: number, sentAt: n
     const call = {
       operation: `settle ${g.what}`,
       keys: [g.recordKey],
-      args: [deadline, ctx.recordMarginMs],
+      // "No record" means "not applied" only while the record of the earliest copy that may have
+      // applied (anchor + margin) would still live; past that, too late to tell. A tombstone
+      // until then outlives every copy's deadline (none is past anchor + margin).
+      args: [deadline, Math.max(0, (g.op.anchor ?? deadline) + ctx.recordMarginMs - deadline)],
       retrySafe: true,
     };
     const timeoutMs = ctx.policy.requestTimeoutMs;

@@ -63,6 +63,9 @@ export class SemaphoreHoldView implements SemaphoreHold {
       name,
       permits: this.permits,
       releaseOp: this.#releaseOp.id,
+      ...(this.#releaseOp.inDoubt && this.#releaseOp.anchor !== undefined
+        ? { releaseAnchor: this.#releaseOp.anchor }
+        : {}),
     };
   }
 

@@ -17,5 +17,6 @@ export function parseHold(hold: unknown, prefix: string, name: string): Serializ
   }
   validateInteger("hold.permits", h.permits, 1, MAX_PERMITS);
   validateName("hold.releaseOp", h.releaseOp);
+  if (h.releaseAnchor !== undefined) validateInteger("hold.releaseAnchor", h.releaseAnchor, 0);
   return hold as SerializedSemaphoreHold;
 }

@@ -111,7 +111,12 @@ export class Semaphore {
   /** A hold serialised by `hold.toJSON()`, so another invocation can release it exactly once. */
   resume(hold: SerializedSemaphoreHold): SemaphoreHold {
     const h = parseHold(hold, this.#ref.ctx.prefix, this.name);
-    return new SemaphoreHoldView(this.#ref, h.permits, { id: h.releaseOp, deadline: undefined });
+    const anchor = h.releaseAnchor;
+    return new SemaphoreHoldView(this.#ref, h.permits, {
+      id: h.releaseOp,
+      deadline: undefined,
+      ...(anchor === undefined ? {} : { anchor, inDoubt: true }),
+    });
   }
 }
 

@@ -21,6 +21,12 @@ export interface SerializedSemaphoreHold {
    * a release known not to have applied (`BackendError`), the next id (serialise again).
    */
   readonly releaseOp: string;
+  /**
+   * Present when a release call ended with its outcome unknown: the release's anchor deadline
+   * (server ms). A repeat from here is refused once a record of that call could have expired,
+   * instead of applying a second time.
+   */
+  readonly releaseAnchor?: number;
 }
 
 /**

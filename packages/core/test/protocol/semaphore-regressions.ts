@@ -238,6 +238,41 @@ export function runSemaphoreRegressions(target: RegressionTarget): void {
       expect(await s.availablePermits()).toBe(5);
     });
 
+    it("a Semaphore release repeated after its record could have expired is refused, never applied twice", async () => {
+      // Record margin: 2 × 100 + 2 × 50 + 1 000 = 1.3 s past the release's deadline.
+      const timings = { requestTimeoutMs: 100, retryWindowMs: 300, clockErrorMs: 50 };
+      const prefix = keyPrefix();
+      const { client, late } = await make({ prefix, ...timings });
+      const other = makeTestClient(await target.makeRedis(), { prefix, ...timings });
+      const s = client.semaphore("anchor");
+      await s.trySetPermits(10);
+      const hold = await s.acquire({ permits: 2 });
+      // Others stay out, so a release applied twice would show (5 → 7 → 9, all within 10).
+      const bystander = await s.acquire({ permits: 3 });
+      // The release script loaded (EVALSHA runs at once, no NOSCRIPT round), then: the first
+      // copy applies and its response is lost; every resend and the settle are lost.
+      await (await s.acquire({ permits: 1 })).release();
+      late.on(runs(sem.releaseScript, 2), { kind: "drop-after" });
+      late.on(runs(sem.releaseScript, 2), { kind: "hold" }, 1_000);
+      late.on(runs(settleScript), { kind: "hold" }, 1_000);
+      await expect(hold.release()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      late.clear();
+      expect(await s.availablePermits()).toBe(7);
+      // The release's record has surely expired: its id alone can no longer tell a repeat apart.
+      await delay(2_000);
+      await expect(hold.release()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      expect(await s.availablePermits()).toBe(7);
+      // The same from another invocation, through toJSON (which carries the anchor).
+      const json = hold.toJSON();
+      expect(json.releaseAnchor).toBeGreaterThan(0);
+      const resumed = other.client.semaphore("anchor").resume(json);
+      await expect(resumed.release()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      await late.deliver();
+      expect(await s.availablePermits()).toBe(7);
+      await bystander.release();
+      expect(await s.availablePermits()).toBe(10);
+    });
+
     for (const kind of ["Semaphore", "PermitExpirableSemaphore"] as const) {
       it(`finding 8 (${kind}): the head claims its grant inside the claim window; a later waiter never overtakes it`, async () => {
         // three clients (so each one's events are its own) on one prefix: one semaphore
