@@ -23,7 +23,10 @@ export async function renewHold(
     const sentAt = now();
     // A copy applied after the local deadline could not help: the holder has given up by then.
     const left = Math.floor(lease.deadline - sentAt);
-    const budgetMs = hold.provisional ? ref.ctx.policy.retryWindowMs : left;
+    // A resumed hold's local lease says nothing of the server's until a renewal confirms it, nor
+    // after one did if it had already ended locally: the retry window bounds those renewals.
+    const unbounded = hold.provisional || (hold.resumed && !lease.active);
+    const budgetMs = unbounded ? ref.ctx.policy.retryWindowMs : left;
     if (budgetMs <= 0) return "gone";
     // Cancelled before it was sent (the hold ended, or `extend(ms)` restarted the keeper while
     // this renewal was queued): it cannot apply, so it must not bound the deadline.

@@ -77,8 +77,9 @@ export class HeldMultiLockView implements HeldMultiLock {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
     checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
-    // A resumed hold may renew before it is trusted: that renewal is what makes it trusted.
-    if (this.#released || (!hold.lease.active && !hold.provisional))
+    // A resumed hold may renew before it is trusted (that renewal is what makes it trusted), and
+    // after: its local lease may have ended at resume, which says nothing about the server's.
+    if (this.#released || (!hold.lease.active && !hold.resumed))
       throw new NotHeldError(hold.ref.label);
     const result = await hold.extendAll(ms);
     if (!result.renewed) {

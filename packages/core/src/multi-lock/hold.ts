@@ -30,6 +30,8 @@ export class MultiHold {
   leaseMs: number;
   /** Resumed and not yet confirmed: `extend()` may still renew it (that renewal makes it trusted). */
   provisional: boolean;
+  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `Hold`). */
+  readonly resumed: boolean;
   #views = 0;
   /** One renewal of this hold in flight at a time, keeper and `extend` alike (as the Lock's). */
   #renewals: Promise<unknown> = Promise.resolve();
@@ -43,6 +45,7 @@ export class MultiHold {
     this.fences = init.fences;
     this.leaseMs = init.leaseMs;
     this.provisional = init.provisional ?? false;
+    this.resumed = this.provisional;
     this.#onEnd = onEnd;
     this.#init = init;
     this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>

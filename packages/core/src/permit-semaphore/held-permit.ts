@@ -36,6 +36,8 @@ export class HeldPermit implements Permit {
   /** The lease version this permit last saw on the server; its renewals carry it. */
   version: number;
   provisional: boolean;
+  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `Hold`). */
+  readonly resumed: boolean;
   #renewals: Promise<unknown> = Promise.resolve();
   readonly #releaseOp: Operation = newOperation();
   readonly #stop = new AbortController();
@@ -52,6 +54,7 @@ export class HeldPermit implements Permit {
     this.#init = init;
     this.version = init.version;
     this.provisional = init.provisional ?? false;
+    this.resumed = this.provisional;
     const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
     this.lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#stop.abort());
   }
@@ -116,8 +119,9 @@ export class HeldPermit implements Permit {
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     checkLeaseWithinQuarantine(this.#ref.ctx, "ms", ms);
-    // A resumed permit may renew before it is trusted: that renewal is what makes it trusted.
-    if (this.#released || (!this.lease.active && !this.provisional))
+    // A resumed permit may renew before it is trusted (that renewal is what makes it trusted), and
+    // after: its local lease may have ended at resume, which says nothing about the server's.
+    if (this.#released || (!this.lease.active && !this.resumed))
       throw new NotHeldError(this.name, `permit of "${this.name}" is not held`);
     const outcome = await this.#renew(ms);
     if (outcome === "gone")

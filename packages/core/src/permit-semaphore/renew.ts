@@ -11,6 +11,7 @@ export interface RenewablePermit {
   version: number;
   /** Resumed and not yet confirmed by a renewal of its own. */
   provisional: boolean;
+  readonly resumed: boolean;
 }
 
 /**
@@ -28,7 +29,8 @@ export async function renewPermit(
   for (let tries = 0; tries < 2; tries++) {
     const sentAt = now();
     const left = Math.floor(lease.deadline - sentAt);
-    const budgetMs = permit.provisional ? ref.ctx.policy.retryWindowMs : left;
+    const unbounded = permit.provisional || (permit.resumed && !lease.active);
+    const budgetMs = unbounded ? ref.ctx.policy.retryWindowMs : left;
     if (budgetMs <= 0) return "gone";
     const doubt = lease.inDoubt(sentAt, leaseMs);
     let r;
