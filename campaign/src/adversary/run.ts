@@ -1,5 +1,5 @@
 import { createClient, type EdgelockClient } from "@edgelock/core";
-import { closeAll, makeNodeRedis, startStack, type Stack } from "@edgelock/testkit";
+import { makeNodeRedis, startStack, type Stack } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis";
 import { writeFileSync } from "node:fs";
 import { keyBase, lockKeys, semaphoreKeys } from "../../../packages/core/src/keys.ts";
@@ -72,7 +72,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       config: `${config.name}/${backend}`,
       faults:
         config.mix.late + config.mix.duplicate + config.mix.lostResponse > 0 ||
-        (backend === "rest" && (config.mix.serverFault ?? 0) > 0),
+        (backend === "rest" && options.stack === undefined && (config.mix.serverFault ?? 0) > 0),
       executions: [],
       intents: [],
       beliefs: [],
@@ -86,8 +86,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       random: new Random(seed ^ 0x5bd1e995),
       mix: config.mix,
       probe: probeRedis,
-      // The rest-server's own per-request faults: only a REST client has it in its path.
-      ...(backend === "rest" ? { serverFaults: stack.faults } : {}),
+      // The rest-server's own per-request faults: only a REST client has it in its path, and
+      // only a run that owns its rest-server arms them (the scheduler clears rules not taken).
+      ...(backend === "rest" && options.stack === undefined ? { serverFaults: stack.faults } : {}),
       semaphoreBases: new Set(SEMAPHORES.map((name) => keyBase(prefix, name))),
       recordBases,
       onRun: (e) => {
@@ -172,10 +173,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
     return { history, result, file };
   } finally {
     try {
-      if (options.stack === undefined) {
-        await closeAll();
-        await stack.close();
-      } else for (const c of connections) c.destroy();
+      // Only this run's own connections: `closeAll()` would close those of runs beside it.
+      for (const c of connections) c.destroy();
+      if (options.stack === undefined) await stack.close();
     } finally {
       clearInterval(keepAlive);
       uninstallSkew();

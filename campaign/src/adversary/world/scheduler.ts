@@ -131,7 +131,7 @@ export class Scheduler {
     wanted?: ServerFaultKind,
   ): Promise<Ran> {
     const next = this.#chain.then(async () => {
-      const fault = await this.#armServerFault(wanted, call, signal);
+      let fault = await this.#armServerFault(wanted, call, signal);
       const sentAt = realNow();
       let ran: Ran;
       try {
@@ -142,6 +142,7 @@ export class Scheduler {
       } catch (error) {
         ran = { error };
       }
+      if (fault !== undefined && !(await this.#serverFaultTaken(call))) fault = undefined;
       const doneAt = realNow();
       // Every resource the call touches (a multi-lock's locks), else the one its record is about.
       let touched = resourcesOf(call.keys);
@@ -194,6 +195,19 @@ export class Scheduler {
     if (wanted === undefined || this.#serverFaults === undefined || signal.aborted) return;
     await this.#serverFaults.add(serverFaultRule(wanted, call));
     return wanted;
+  }
+
+  /**
+   * Whether the copy took its rule. One aborted before it reached the server did not: the rule
+   * is removed, or the next copy of the same operation (its settle, say) would take it unseen.
+   * Removing means clearing every rule: the scheduler must own its rest-server's rules.
+   */
+  async #serverFaultTaken(call: ScriptCall): Promise<boolean> {
+    const { match } = serverFaultRule("fail-before", call) as { match: string };
+    const left = await this.#serverFaults!.list();
+    if (!left.some((rule) => "match" in rule && rule.match === match)) return true;
+    await this.#serverFaults!.clear();
+    return false;
   }
 }
 
