@@ -1,5 +1,6 @@
 import type { AdversaryHistory, Execution, Intent } from "./history.ts";
 import type { AdversaryResult } from "./oracle/check.ts";
+import { primitiveOf as primitiveOfIntent } from "./oracle/sections.ts";
 
 /** What one run (or several, added up) exercised, per primitive: the figures the test gate prints. */
 export interface PrimitiveFigures {
@@ -21,11 +22,8 @@ export type ServerFaultFigures = Record<string, number>;
 
 const OPENING = new Set(["tryAcquire", "acquire", "sem-acquire", "permit-acquire", "latch-set"]);
 
-/** The primitive an intent drove (histories without the field: Lock or Semaphore by kind). */
-const primitiveOf = (intent: (Intent & { readonly primitive?: string }) | undefined): string =>
-  intent === undefined
-    ? "(none)"
-    : (intent.primitive ?? (intent.kind.startsWith("sem-") ? "semaphore" : "lock"));
+const primitiveOf = (intent: Intent | undefined): string =>
+  intent === undefined ? "(none)" : primitiveOfIntent(intent);
 
 const empty = (): PrimitiveFigures => ({
   sections: 0,
