@@ -89,7 +89,7 @@ export class HeldMultiLockView implements HeldMultiLock {
         `${hold.ref.label}: at least one name is no longer held`,
       );
     }
-    hold.leaseMs = ms;
+    hold.setLeaseMs(ms);
     hold.lease.confirm(result.sentAt, ms);
     hold.ref.ctx.emit({
       type: "renewed",

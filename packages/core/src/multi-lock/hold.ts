@@ -39,6 +39,8 @@ export class MultiHold {
   readonly #onEnd: () => void;
   readonly #init: MultiHoldInit;
   #keeping: Promise<void> | undefined;
+  /** Stops the current keeper only (a new lease restarts it); `#stop` ends the hold. */
+  #keeper: AbortController | undefined;
 
   constructor(ref: MultiRef, init: MultiHoldInit, onEnd: () => void) {
     this.ref = ref;
@@ -148,7 +150,23 @@ export class MultiHold {
     this.#onEnd();
   }
 
+  /**
+   * `extend(ms)` set a new lease: the keeper renews at a third of it from now on, and a renewal
+   * it queued with the old lease is cancelled (the Lock's finding 7, on a multi-lock).
+   */
+  setLeaseMs(ms: number): void {
+    if (ms === this.leaseMs) return;
+    this.leaseMs = ms;
+    if (this.#keeper === undefined || !this.lease.active) return;
+    this.#keeper.abort();
+    // The keeper took this hold once; if it refuses it now, nothing renews it any more.
+    this.#keeping = this.#startKeeper(this.#init.sentAt, this.#init.maxHoldMs).catch(
+      (error: unknown) => this.lease.lose("keeper-failed", error),
+    );
+  }
+
   #startKeeper(startedAt: number, maxHoldMs: number | undefined): Promise<void> {
+    const keeper = (this.#keeper = new AbortController());
     return keepHold(
       this.#identity(),
       {
@@ -159,7 +177,7 @@ export class MultiHold {
         extend: (ms, signal) => this.extendAll(ms, signal),
         serialize: () => this.serialize(),
       },
-      this.#stop.signal,
+      AbortSignal.any([this.#stop.signal, keeper.signal]),
     );
   }
 

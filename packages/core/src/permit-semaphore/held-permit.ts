@@ -43,6 +43,8 @@ export class HeldPermit implements Permit {
   readonly #stop = new AbortController();
   readonly #init: PermitInit;
   #keeping: Promise<void> | undefined;
+  /** Stops the current keeper only (a new lease restarts it); `#stop` ends the permit. */
+  #keeper: AbortController | undefined;
   #leaseMs: number;
   #released = false;
 
@@ -64,7 +66,13 @@ export class HeldPermit implements Permit {
     const { ctx, name } = this.#ref;
     const init = this.#init;
     if (!init.keepAlive || !this.lease.active) return Promise.resolve();
-    this.#keeping ??= keepHold(
+    this.#keeping ??= this.#startKeeper(ctx, name, init);
+    return this.#keeping;
+  }
+
+  #startKeeper(ctx: PermitSemaphoreRef["ctx"], name: string, init: PermitInit): Promise<void> {
+    const keeper = (this.#keeper = new AbortController());
+    return keepHold(
       { ctx, name, fence: init.fence },
       {
         lease: this.lease,
@@ -77,9 +85,24 @@ export class HeldPermit implements Permit {
         },
         serialize: () => this.toJSON(),
       },
-      this.#stop.signal,
+      AbortSignal.any([this.#stop.signal, keeper.signal]),
     );
-    return this.#keeping;
+  }
+
+  /**
+   * `extend(ms)` set a new lease: the keeper renews at a third of it from now on, and a renewal
+   * it queued with the old lease is cancelled (the Lock's finding 7, on a permit).
+   */
+  #setLeaseMs(ms: number): void {
+    if (ms === this.#leaseMs) return;
+    this.#leaseMs = ms;
+    if (this.#keeper === undefined || !this.lease.active) return;
+    this.#keeper.abort();
+    const { ctx, name } = this.#ref;
+    // The keeper took this permit once; if it refuses it now, nothing renews it any more.
+    this.#keeping = this.#startKeeper(ctx, name, this.#init).catch((error: unknown) => {
+      this.lease.lose("keeper-failed", error);
+    });
   }
 
   get name(): string {
@@ -131,7 +154,7 @@ export class HeldPermit implements Permit {
       );
     if (outcome === "stale")
       throw new BackendError(`extend of a permit of "${this.name}" lost to other renewals twice`);
-    this.#leaseMs = ms;
+    this.#setLeaseMs(ms);
     this.#ref.ctx.emit({ type: "renewed", name: this.name, fence: this.fence, leaseMs: ms });
   }
 

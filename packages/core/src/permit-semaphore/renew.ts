@@ -32,6 +32,10 @@ export async function renewPermit(
     const unbounded = permit.provisional || (permit.resumed && !lease.active);
     const budgetMs = unbounded ? ref.ctx.policy.retryWindowMs : left;
     if (budgetMs <= 0) return "gone";
+    // Cancelled before it was sent (the permit ended, or `extend(ms)` restarted the keeper while
+    // this renewal was queued): it cannot apply, so it must not bound the deadline.
+    if (signal?.aborted)
+      throw new AbortedError(`extend of a permit of "${ref.name}"`, signal.reason);
     const doubt = lease.inDoubt(sentAt, leaseMs);
     let r;
     try {

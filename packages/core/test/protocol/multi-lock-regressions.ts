@@ -101,6 +101,17 @@ export function runMultiLockRegressions(target: RegressionTarget): void {
       await held.release();
     });
 
+    it("finding 7 on a multi-lock: a kept-alive hold extended to a shorter lease is renewed at a third of it", async () => {
+      const { client } = await make({ leaseMs: 3_000 });
+      const held = await client.multiLock(names).acquire(); // kept alive: renewed every 1 s
+      await held.extend(600);
+      await delay(2_000);
+      expect(held.signal.aborted).toBe(false);
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(true);
+      await held.release();
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
+    });
+
     it("a resumed multi-lock is not trusted beyond the server's lease from another machine's clock (adversarial campaign)", async () => {
       const { client } = await make({ clockErrorMs: 1_000 });
       const held = await client.multiLock(names).acquire({ leaseMs: 10_000 });

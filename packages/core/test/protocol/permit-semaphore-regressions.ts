@@ -2,7 +2,7 @@ import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
 import { resolveBackend, type Backend, type ClientOptions } from "../../src/index.ts";
 import { permitSemaphoreKeys } from "../../src/keys.ts";
-import { makeTestClient } from "../support.ts";
+import { delay, makeTestClient } from "../support.ts";
 import type { RegressionTarget } from "./lock-regressions.ts";
 
 /**
@@ -52,6 +52,20 @@ export function runPermitSemaphoreRegressions(target: RegressionTarget): void {
       await resumed.extend(6_000); // confirmed once already: still reaches the server
       expect(await semaphore.availablePermits()).toBe(0);
       await resumed.release();
+      expect(await semaphore.availablePermits()).toBe(1);
+    });
+    it("finding 7 on a permit: a kept-alive permit extended to a shorter lease is renewed at a third of it", async () => {
+      // The keeper went on renewing at a third of the first lease (1 s): the 600 ms lease ran
+      // out first, with no fault at all.
+      const { client } = await make({ leaseMs: 3_000 });
+      const semaphore = client.permitExpirableSemaphore("pes-keeper");
+      await semaphore.trySetPermits(1);
+      const permit = await semaphore.acquire(); // kept alive
+      await permit.extend(600);
+      await delay(2_000);
+      expect(permit.signal.aborted).toBe(false);
+      expect(await semaphore.availablePermits()).toBe(0);
+      await permit.release();
       expect(await semaphore.availablePermits()).toBe(1);
     });
   });
