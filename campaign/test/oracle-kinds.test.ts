@@ -392,6 +392,45 @@ describe("oracle: permit-expirable semaphore", () => {
     expect(classes(boundary)).toEqual({});
   });
 
+  it("a release gives back its own permit only, not another one that ran out as it ran", () => {
+    const h = history(
+      runs(
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes(2, { p1: 500 }),
+          subject: "p1",
+        },
+        {
+          intent: 2,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 12,
+          state: pes(2, { p1: 500, p2: 21 }),
+          subject: "p2",
+        },
+        {
+          intent: 3,
+          resource: PES,
+          script: "permit-semaphore/release",
+          at: 20,
+          state: pes(2, {}),
+          subject: "p1",
+          reply: [1, 2],
+        },
+      ),
+      [
+        acquire(1, "p1", "ok"),
+        acquire(2, "p2", "ok"),
+        intent(3, "permit-release", PES, "o1", "ok", { holdId: 0 }),
+      ],
+      [belief(0, PES, "p1", 1, { mode: "permit", releasedAt: 20 })],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
   it("a permit believed past its lease at the server is a dishonest lease", () => {
     const h = history(
       runs({

@@ -31,7 +31,9 @@ export function permitRuns(runs: readonly Execution[], ledger: GrantLedger): Adv
     for (const id of claimed) {
       if (liveAfter.has(id)) continue;
       claimed.delete(id);
-      if (RELEASING.test(e.script) && releasedHere(prev?.permits[id], e)) released += 1;
+      // A release or abandon names its permit (the waiter id): it removes that one only.
+      const own = e.subject === undefined || e.subject === id;
+      if (own && RELEASING.test(e.script) && releasedHere(prev?.permits[id], e)) released += 1;
     }
     if (CLAIMING.test(e.script) && e.subject !== undefined && liveAfter.has(e.subject)) {
       if (!claimed.has(e.subject)) {
