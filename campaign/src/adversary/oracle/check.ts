@@ -56,7 +56,7 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
     ...checkPermitReleases(history, ledger),
     ...checkLatches(history, byResource),
     ...checkCapacity(history),
-    ...checkFinal(history),
+    ...checkFinal(history, ledger),
     ...checkLostWithoutFault(history),
   );
   const counts: Partial<Record<AdversaryViolationClass, number>> = {};

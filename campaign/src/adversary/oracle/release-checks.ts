@@ -2,6 +2,8 @@ import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
 import { undoneByLaterAbandon } from "./excuses.ts";
 import { serverHoldAt } from "./hold-state.ts";
 import { finalProblemOfKind } from "./final-kinds.ts";
+import type { GrantLedger } from "./grant-ledger.ts";
+import { permitsInDoubt } from "./semaphore-checks.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
 /**
@@ -47,12 +49,13 @@ export function checkLeakedHolds(
 
 /**
  * At quiescence a lock may be held only by a hold whose owner knows its release failed; a
- * semaphore must have every permit back (available + reserved = total).
+ * semaphore must have every permit back (available + reserved = total), but those of holds whose
+ * release stayed in doubt and never applied (`permitsInDoubt`).
  */
-export function checkFinal(history: AdversaryHistory): AdversaryViolation[] {
+export function checkFinal(history: AdversaryHistory, ledger: GrantLedger): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
   for (const [resource, state] of Object.entries(history.final)) {
-    const detail = finalProblem(history, resource, state);
+    const detail = finalProblem(history, ledger, resource, state);
     if (detail !== null) out.push({ class: "final-state", resource, detail });
   }
   return out;
@@ -60,12 +63,15 @@ export function checkFinal(history: AdversaryHistory): AdversaryViolation[] {
 
 function finalProblem(
   history: AdversaryHistory,
+  ledger: GrantLedger,
   resource: string,
   state: ResourceState,
 ): string | null {
   if (state.kind === "semaphore") {
     const have = state.available + state.reserved;
-    return have === state.total ? null : `${have} of ${state.total} permits back`;
+    const stuck = permitsInDoubt(history, ledger, resource);
+    if (have === state.total - stuck) return null;
+    return `${have} of ${state.total} permits back${stuck > 0 ? ` (${stuck} in holds whose release stayed in doubt)` : ""}`;
   }
   if (state.kind !== "lock") return finalProblemOfKind(history, resource, state);
   if (state.owner === null) return null;

@@ -108,3 +108,30 @@ export function checkCapacity(history: AdversaryHistory): AdversaryViolation[] {
   }
   return out;
 }
+
+/**
+ * Permits of `resource` the oracle lets stay taken at quiescence: those of holds whose release
+ * stayed in doubt past what a repeat can learn (no call told "ok", the last one ended
+ * OUTCOME_UNKNOWN) and never applied (no release call gave anything back). The protocol cannot
+ * tell whether such a release applied, so it refuses every repeat rather than risk applying it
+ * twice (docs/guarantees.md, Limits): the owner knows, and only `release(n)`/`addPermits` can
+ * give them back.
+ */
+export function permitsInDoubt(
+  history: AdversaryHistory,
+  ledger: GrantLedger,
+  resource: string,
+): number {
+  const byHold = new Map<number, Intent[]>();
+  for (const i of history.intents)
+    if (i.kind === "sem-release" && i.resource === resource && i.holdId !== null)
+      byHold.set(i.holdId, [...(byHold.get(i.holdId) ?? []), i]);
+  let stuck = 0;
+  for (const calls of byHold.values()) {
+    const back = calls.reduce((sum, i) => sum + ledger.releasesOf(i.id) - ledger.grantsOf(i.id), 0);
+    const told = calls.some((i) => i.outcome === "ok");
+    if (!told && back === 0 && calls.at(-1)!.outcome === "OUTCOME_UNKNOWN")
+      stuck += calls[0]!.permits;
+  }
+  return stuck;
+}
