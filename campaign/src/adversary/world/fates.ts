@@ -29,13 +29,22 @@ export interface FateMix {
    */
   readonly slowIntent?: number;
   readonly slowDelayMs?: readonly [number, number];
+  /**
+   * Probability that the first copy of an operation is held back `firstCopyDelayMs` (its later
+   * copies get their own fates): the resend overtakes it and answers first, and the first copy
+   * runs after its caller acted on that answer (finding 1: a busy answer, then a late grant).
+   */
+  readonly firstCopyLate?: number;
+  readonly firstCopyDelayMs?: readonly [number, number];
 }
 
 export const CALM: FateMix = { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 };
 
-export function pickFate(random: Random, mix: FateMix, slow = false): Fate {
+export function pickFate(random: Random, mix: FateMix, slow = false, firstCopy = false): Fate {
   if (slow && mix.slowDelayMs)
     return { kind: "late", delayMs: random.int(mix.slowDelayMs[0], mix.slowDelayMs[1]) };
+  if (firstCopy && mix.firstCopyDelayMs && random.chance(mix.firstCopyLate ?? 0))
+    return { kind: "late", delayMs: random.int(mix.firstCopyDelayMs[0], mix.firstCopyDelayMs[1]) };
   const x = random.next();
   const delay = () => random.int(1, mix.maxDelayMs);
   if (x < mix.late) return { kind: "late", delayMs: delay() };

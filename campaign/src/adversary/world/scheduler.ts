@@ -27,6 +27,7 @@ export class Scheduler {
   #closed = false;
   readonly #serverFaults: FaultControl | undefined;
   readonly #slow = new Map<number, boolean>();
+  readonly #sentOps = new Set<string>();
   readonly #semaphoreBases: ReadonlySet<string>;
   readonly #recordBases: ReadonlyMap<string, ResourceRef>;
 
@@ -83,7 +84,7 @@ export class Scheduler {
     signal: AbortSignal,
   ): Promise<unknown> {
     const intent = currentIntent();
-    const fate = pickFate(this.#random, this.#mix, this.#isSlow(intent));
+    const fate = pickFate(this.#random, this.#mix, this.#isSlow(intent), this.#isFirstCopy(call));
     const run = (copy: Execution["copy"], fault?: ServerFaultKind) =>
       this.#track(this.#run(inner, args, call, intent, copy, signal, fault));
     switch (fate.kind) {
@@ -103,6 +104,14 @@ export class Scheduler {
       case "server-fault":
         return answer(run("normal", fate.fault), signal);
     }
+  }
+
+  /** The operation's first request (only when the mix asks for first copies to run late). */
+  #isFirstCopy(call: ScriptCall): boolean {
+    if (!this.#mix.firstCopyLate || call.opId === null || this.#sentOps.has(call.opId))
+      return false;
+    this.#sentOps.add(call.opId);
+    return true;
   }
 
   /** Decided once per intent, at its first request. */
