@@ -1,12 +1,11 @@
 import type { Mutation } from "./mutation.ts";
 import { replaceOnce } from "./mutation.ts";
 import {
-  LATCH_CONGESTED,
+  LATCH_LATE,
   LOCKS_CONGESTED,
   LOCKS_LATE,
   LOCKS_STRAGGLERS,
-  SEMAPHORE_CONGESTED,
-  SEMAPHORE_REORDER,
+  SEMAPHORE_LATE,
   SEMAPHORE_STRAGGLERS,
 } from "./worlds.ts";
 
@@ -42,7 +41,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "every answer is recorded",
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: recordOnlyGrants },
-    config: SEMAPHORE_REORDER,
+    config: SEMAPHORE_LATE,
     seconds: 2,
   },
   {
@@ -82,7 +81,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
-    config: LOCKS_CONGESTED,
+    config: LOCKS_LATE,
     seconds: 2,
   },
   {
@@ -90,7 +89,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "lock release",
     apply: { kind: "lua", script: "lock/release", transform: ignoreTombstone },
-    config: LOCKS_CONGESTED,
+    config: LOCKS_LATE,
     seconds: 2,
   },
   {
@@ -98,7 +97,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "semaphore release",
     apply: { kind: "lua", script: "semaphore/release", transform: ignoreTombstone },
-    config: SEMAPHORE_CONGESTED,
+    config: SEMAPHORE_LATE,
     seconds: 2,
   },
   {
@@ -106,7 +105,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "latch countDown",
     apply: { kind: "lua", script: "latch/count-down", transform: ignoreTombstone },
-    config: LATCH_CONGESTED,
+    config: LATCH_LATE,
     seconds: 2,
   },
   {

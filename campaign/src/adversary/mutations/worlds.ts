@@ -14,6 +14,13 @@ const NO_CAST = {
  * at the smallest timings, so twenty runs of every mutation fit in the test command's budget.
  */
 
+/**
+ * Clocks within 100 ms, and clients that assume so: an unknown outcome then waits a few hundred
+ * ms for its deadline to pass, not seconds (with the 2 s bound of the main configs an actor
+ * stalls ~4 s per unknown outcome, and a short run sees a handful of calls).
+ */
+const TIGHT_CLOCKS = { maxSkewMs: 100, clockErrorMs: 100 } as const;
+
 /** Busy locks with late, duplicated and lost requests (a late first copy after its retry). */
 export const LOCKS_REORDER: AdversaryConfig = {
   ...REORDER,
@@ -26,24 +33,36 @@ export const LOCKS_REORDER: AdversaryConfig = {
 /** Busy locks where many first copies run late, after their retry answered (finding 1's shape). */
 export const LOCKS_LATE: AdversaryConfig = {
   ...LOCKS_REORDER,
+  ...TIGHT_CLOCKS,
   name: "locks-late",
   lockActors: 6,
-  mix: { late: 0.3, duplicate: 0.05, lostResponse: 0.05, maxDelayMs: 90 },
+  // Half the first copies held back 60–250 ms: past the resend's (busy) answer or the settle's
+  // tombstone, often into a free lock.
+  mix: {
+    late: 0.1,
+    duplicate: 0.05,
+    lostResponse: 0.05,
+    maxDelayMs: 90,
+    firstCopyLate: 0.5,
+    firstCopyDelayMs: [60, 250],
+  },
 };
 
 /** Locks where some calls are congested: every copy (settle and abandon too) runs 150–500 ms late. */
 export const LOCKS_CONGESTED: AdversaryConfig = {
   ...CONGESTED,
+  ...TIGHT_CLOCKS,
   name: "locks-congested",
   ...NO_CAST,
-  lockActors: 4,
+  lockActors: 6,
   semaphoreActors: 0,
-  mix: { ...CONGESTED.mix, slowIntent: 0.4 },
+  mix: { ...CONGESTED.mix, slowIntent: 0.5, slowDelayMs: [100, 900] },
 };
 
 /** The semaphore alone, congested: releases and acquires whose copies all run late. */
 export const SEMAPHORE_CONGESTED: AdversaryConfig = {
   ...CONGESTED,
+  ...TIGHT_CLOCKS,
   name: "semaphore-congested",
   ...NO_CAST,
   lockActors: 0,
@@ -51,13 +70,12 @@ export const SEMAPHORE_CONGESTED: AdversaryConfig = {
   mix: { ...CONGESTED.mix, slowIntent: 0.4 },
 };
 
-/** The semaphore alone with late, duplicated and lost requests. */
-export const SEMAPHORE_REORDER: AdversaryConfig = {
-  ...REORDER,
-  name: "semaphore-reorder",
-  ...NO_CAST,
+/** The semaphore alone, many first copies late (as `LOCKS_LATE`). */
+export const SEMAPHORE_LATE: AdversaryConfig = {
+  ...LOCKS_LATE,
+  name: "semaphore-late",
   lockActors: 0,
-  semaphoreActors: 4,
+  semaphoreActors: 5,
 };
 
 /**
@@ -65,7 +83,7 @@ export const SEMAPHORE_REORDER: AdversaryConfig = {
  * whose copies run 1.5–2.5 s late, after the deadline and after the record and any tombstone
  * expired. Only the deadline refusal (LATE) stands between such a copy and the state.
  */
-const STRAGGLER_MIX = { ...REORDER.mix, slowIntent: 0.5, slowDelayMs: [1_500, 2_500] } as const;
+const STRAGGLER_MIX = { ...REORDER.mix, slowIntent: 0.6, slowDelayMs: [1_500, 2_500] } as const;
 export const LOCKS_STRAGGLERS: AdversaryConfig = {
   ...REORDER,
   name: "locks-stragglers",
@@ -108,19 +126,25 @@ export const SEMAPHORE_SHORT_RECORDS: AdversaryConfig = {
   semaphoreActors: 4,
 };
 
-/** No fault at all, locks only: a kept-alive hold must never be lost. */
+/**
+ * No fault at all, locks only: a kept-alive hold must never be lost. Leases long enough that a
+ * keeper renewing at a third of the current lease keeps up on a loaded machine, and short extends
+ * (a sixth of the lease and up) that one renewing at a third of the first lease does not.
+ */
 export const LOCKS_CALM: AdversaryConfig = {
   ...CALM,
   name: "locks-calm",
   ...NO_CAST,
-  lockActors: 4,
+  leaseMs: 600,
+  minExtendMs: 100,
+  lockActors: 6,
   semaphoreActors: 0,
 };
 
-/** Latch rounds alone, congested: count-downs whose copies (and settle) all run late. */
-export const LATCH_CONGESTED: AdversaryConfig = {
-  ...SEMAPHORE_CONGESTED,
-  name: "latch-congested",
-  semaphoreActors: 0,
+/** Latch rounds alone, many first copies late (as `LOCKS_LATE`). */
+export const LATCH_LATE: AdversaryConfig = {
+  ...LOCKS_LATE,
+  name: "latch-late",
+  lockActors: 0,
   latchActors: 2,
 };
