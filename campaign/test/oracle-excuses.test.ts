@@ -188,6 +188,16 @@ describe("oracle excuse: an orphan grant that ran out by its own lease, untouche
     expect(classes(h)["orphan-hold"]).toBe(1);
   });
 
+  it("is excused when the only client told of it was a resumed hold that aborted as it was told", () => {
+    const nextOwner = { intent: 2, script: "lock/acquire", at: 400, state: held("o2", 550) };
+    const h = history(
+      runs(grant, settle, nextOwner),
+      [unknownTry, intent(2, "tryAcquire", "o2", "ok")],
+      [{ ...belief(0, "o1", 120, 300), abortedAt: 120, abortReason: "deadline", resumed: true }],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
   it("is still reported when a client was told of the hold (it acted on it)", () => {
     const nextOwner = { intent: 2, script: "lock/acquire", at: 400, state: held("o2", 550) };
     const h = history(

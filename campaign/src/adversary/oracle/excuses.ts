@@ -23,15 +23,7 @@ export function expiredUntouched(
   if (grant.state.kind !== "lock" || grant.state.owner === null) return false;
   const { owner, fence, count, expiresAt } = grant.state;
   if (expiresAt === null) return false;
-  const told = history.beliefs.some(
-    (b) =>
-      b.resource === grant.resource &&
-      b.owner === owner &&
-      b.fence === fence &&
-      b.toldAt >= grant.sentAt &&
-      b.toldAt < expiresAt,
-  );
-  if (told) return false;
+  if (toldOfIt(history, grant.resource, owner, fence, grant.sentAt, expiresAt)) return false;
   for (const e of runs) {
     if (e.seq <= grant.seq) continue;
     if (expiresAt <= e.sentAt) return true;
@@ -47,6 +39,30 @@ export function expiredUntouched(
   }
   const end = history.executions.at(-1)?.doneAt ?? -Infinity;
   return expiresAt <= end;
+}
+
+/**
+ * Whether a client was told of the hold (`owner`, and `fence` unless null) between `from` and
+ * `until` and believed in it at all: a hold resumed from `toJSON()` whose signal aborted as it
+ * was told (its carried expiry already too close) never acted on it.
+ */
+export function toldOfIt(
+  history: AdversaryHistory,
+  resource: string,
+  owner: string,
+  fence: number | null,
+  from: number,
+  until: number,
+): boolean {
+  return history.beliefs.some(
+    (b) =>
+      b.resource === resource &&
+      b.owner === owner &&
+      (fence === null || b.fence === fence) &&
+      b.toldAt >= from &&
+      b.toldAt < until &&
+      Math.min(b.abortedAt ?? Infinity, b.releasedAt ?? Infinity) > b.toldAt,
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
-import { expiredUntouched } from "./excuses.ts";
+import { expiredUntouched, toldOfIt } from "./excuses.ts";
 import { BOUNDARY_TOLERANCE_MS } from "./violation.ts";
 
 type RwState = Extract<ResourceState, { kind: "rwlock" }>;
@@ -63,15 +63,7 @@ function leaseRanOut(
 ): boolean {
   const start = read(grant);
   if (start === null) return false;
-  const told = history.beliefs.some(
-    (b) =>
-      b.resource === grant.resource &&
-      b.owner === owner &&
-      (fence === null || b.fence === fence) &&
-      b.toldAt >= grant.sentAt &&
-      b.toldAt < start.expiresAt,
-  );
-  if (told) return false;
+  if (toldOfIt(history, grant.resource, owner, fence, grant.sentAt, start.expiresAt)) return false;
   for (const e of runs) {
     if (e.seq <= grant.seq) continue;
     if (start.expiresAt <= e.sentAt) return true;
