@@ -506,3 +506,40 @@ describe("oracle: count-down latch", () => {
     expect(classes(h)).toEqual({ "count-mismatch": 1 });
   });
 });
+
+describe("oracle excuse: a re-entry's orphan grant that ran out untouched", () => {
+  const F = "adv1:v1:{f}:fair:lock";
+  const counted = (count: number, expiresAt: number | null): LockState => ({
+    ...lock("f1", 5, expiresAt),
+    count,
+  });
+  // The owner's acquire was told at 10 ms and ended; its re-entry was sent within that same
+  // millisecond, applied (count 2), and both its reply and its settle were lost: it ended
+  // OUTCOME_UNKNOWN, and the lease (to 100 ms) ran out with nobody acting on it.
+  const shape = (firstEndedAt: number) =>
+    history(
+      runs(
+        { intent: 0, resource: F, script: "fair-lock/acquire", at: 9, state: counted(1, 100) },
+        { intent: 1, resource: F, script: "fair-lock/acquire", at: 10, state: counted(2, 100) },
+        { intent: 2, resource: F, script: "fair-lock/acquire", at: 150, state: lock("f2", 6, 400) },
+      ),
+      [
+        intent(0, "acquire", F, "f1", "ok", {
+          primitive: "fair-lock",
+          holdId: 0,
+          endedAt: firstEndedAt,
+        }),
+        intent(1, "reenter", F, "f1", "OUTCOME_UNKNOWN", { primitive: "fair-lock", startedAt: 10 }),
+        intent(2, "acquire", F, "f2", "ok", { primitive: "fair-lock" }),
+      ],
+      [belief(0, F, "f1", 5, { toldAt: 10 })],
+    );
+
+  it("the owner's earlier hold, told in the same ms the re-entry was sent, is not this grant's", () => {
+    expect(classes(shape(10))).toEqual({});
+  });
+
+  it("a hold told by a call still running when the re-entry began may be this grant's: reported", () => {
+    expect(classes(shape(11))).toEqual({ "orphan-hold": 1 });
+  });
+});

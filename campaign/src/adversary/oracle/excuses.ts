@@ -1,4 +1,4 @@
-import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
+import type { AdversaryHistory, Belief, Execution, ResourceState } from "../history.ts";
 import { BOUNDARY_TOLERANCE_MS } from "./violation.ts";
 
 // Outcomes the protocol cannot prevent and that harm no one: the checks that would report them
@@ -23,7 +23,8 @@ export function expiredUntouched(
   if (grant.state.kind !== "lock" || grant.state.owner === null) return false;
   const { owner, fence, count, expiresAt } = grant.state;
   if (expiresAt === null) return false;
-  if (toldOfIt(history, grant.resource, owner, fence, grant.sentAt, expiresAt)) return false;
+  if (toldOfIt(history, grant.resource, owner, fence, grant.sentAt, expiresAt, grant.intent))
+    return false;
   for (const e of runs) {
     if (e.seq <= grant.seq) continue;
     if (expiresAt <= e.sentAt) return true;
@@ -53,7 +54,21 @@ export function toldOfIt(
   fence: number | null,
   from: number,
   until: number,
+  grantIntent: number | null = null,
 ): boolean {
+  // A hold an earlier call was told of (the owner's first acquire, before this re-entry) is not
+  // this grant's, even when told within the same millisecond as this grant's request was sent.
+  const call = grantIntent === null ? undefined : history.intents[grantIntent];
+  const earlier = (b: Belief) =>
+    call !== undefined &&
+    history.intents.some(
+      (i) =>
+        i.holdId === b.holdId &&
+        i.id !== call.id &&
+        TELLING.has(i.kind) &&
+        i.endedAt !== null &&
+        i.endedAt <= call.startedAt,
+    );
   return history.beliefs.some(
     (b) =>
       b.resource === resource &&
@@ -61,9 +76,13 @@ export function toldOfIt(
       (fence === null || b.fence === fence) &&
       b.toldAt >= from &&
       b.toldAt < until &&
-      Math.min(b.abortedAt ?? Infinity, b.releasedAt ?? Infinity) > b.toldAt,
+      Math.min(b.abortedAt ?? Infinity, b.releasedAt ?? Infinity) > b.toldAt &&
+      !earlier(b),
   );
 }
+
+/** Calls that tell their caller of a new hold. */
+const TELLING = new Set(["tryAcquire", "acquire", "reenter", "sem-acquire", "permit-acquire"]);
 
 /**
  * Whether run `e` could have ended `owner`'s hold: a force-unlock could; a release or an abandon

@@ -63,7 +63,16 @@ function leaseRanOut(
 ): boolean {
   const start = read(grant);
   if (start === null) return false;
-  if (toldOfIt(history, grant.resource, owner, fence, grant.sentAt, start.expiresAt)) return false;
+  const told = toldOfIt(
+    history,
+    grant.resource,
+    owner,
+    fence,
+    grant.sentAt,
+    start.expiresAt,
+    grant.intent,
+  );
+  if (told) return false;
   for (const e of runs) {
     if (e.seq <= grant.seq) continue;
     if (start.expiresAt <= e.sentAt) return true;
