@@ -26,13 +26,13 @@ export async function latchActor(
   ctx: ActorContext,
   base: string,
   firstRound: number,
-  used: Set<string>,
+  use: (name: string) => void,
 ): Promise<void> {
   let generation = 0;
   for (let round = firstRound; realNow() < ctx.until; round++) {
     // A round left counting (its recovery failed too) keeps its latch: go on on a new one.
     const name = `${base}.${generation}`;
-    used.add(name);
+    use(name);
     const resource = latchKeys(ctx.prefix ?? "", name).latch;
     if (!(await oneRound({ ctx, name, resource, round }))) generation++;
     await pause(ctx.random.int(0, 5));
