@@ -30,6 +30,11 @@ export interface FateMix {
   readonly slowIntent?: number;
   readonly slowDelayMs?: readonly [number, number];
   /**
+   * On a congested call the settle still gets through (normal fates): its caller hears the
+   * tombstone while the call's own copies are still on their way (a settled call's late copy).
+   */
+  readonly slowSparesSettle?: boolean;
+  /**
    * Probability that the first copy of an operation is held back `firstCopyDelayMs` (its later
    * copies get their own fates): the resend overtakes it and answers first, and the first copy
    * runs after its caller acted on that answer (finding 1: a busy answer, then a late grant).

@@ -84,7 +84,9 @@ export class Scheduler {
     signal: AbortSignal,
   ): Promise<unknown> {
     const intent = currentIntent();
-    const fate = pickFate(this.#random, this.#mix, this.#isSlow(intent), this.#isFirstCopy(call));
+    const slow =
+      this.#isSlow(intent) && !(this.#mix.slowSparesSettle && call.script === "engine/settle");
+    const fate = pickFate(this.#random, this.#mix, slow, this.#isFirstCopy(call));
     const run = (copy: Execution["copy"], fault?: ServerFaultKind) =>
       this.#track(this.#run(inner, args, call, intent, copy, signal, fault));
     switch (fate.kind) {
