@@ -543,3 +543,52 @@ describe("oracle excuse: a re-entry's orphan grant that ran out untouched", () =
     expect(classes(shape(11))).toEqual({ "orphan-hold": 1 });
   });
 });
+
+describe("oracle excuse: a permit's orphan grant that ran out untouched", () => {
+  const pes = (permits: Record<string, number>) => ({
+    kind: "permit-semaphore" as const,
+    total: 2,
+    permits,
+  });
+  // The acquire applied (its reply and its settle lost: OUTCOME_UNKNOWN); the permit's lease ran
+  // out at 100 while a slow release of a permit (sent at 99, read back at 110) ran.
+  const shape = (releasing: string) => {
+    const h = history(
+      runs(
+        {
+          intent: 0,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes({ p1: 100 }),
+          subject: "p1",
+        },
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/release",
+          at: 99,
+          state: pes({}),
+          subject: releasing,
+          reply: [0, 2],
+        },
+      ),
+      [
+        intent(0, "permit-acquire", PES, "o0", "OUTCOME_UNKNOWN", {
+          primitive: "permit-semaphore",
+        }),
+        intent(1, "permit-release", PES, "o1", "NOT_HELD", { primitive: "permit-semaphore" }),
+      ],
+    );
+    h.executions[1] = { ...h.executions[1]!, doneAt: 110, serverMs: 110 };
+    return h;
+  };
+
+  it("is excused when the slow run released another permit", () => {
+    expect(classes(shape("p9"))).toEqual({});
+  });
+
+  it("is reported when the run released this very permit", () => {
+    expect(classes(shape("p1"))["orphan-hold"]).toBe(1);
+  });
+});

@@ -77,11 +77,20 @@ function leaseRanOut(
     if (e.seq <= grant.seq) continue;
     if (start.expiresAt <= e.sentAt) return true;
     const now = read(e);
-    if (now === null)
-      return start.expiresAt <= e.serverMs && !/\/(release|abandon|force)/.test(e.script);
+    if (now === null) return start.expiresAt <= e.serverMs && !couldEnd(e, owner);
     if (now.count !== start.count) return false;
     if (Math.abs(now.expiresAt - start.expiresAt) > BOUNDARY_TOLERANCE_MS) return false;
   }
   const end = history.executions.at(-1)?.doneAt ?? -Infinity;
   return start.expiresAt <= end;
+}
+
+/**
+ * Whether run `e` could have ended `owner`'s hold (a read session's owner, a permit's id): a
+ * force-unlock could; a release or an abandon only of the hold it names (its first argument).
+ */
+function couldEnd(e: Execution, owner: string): boolean {
+  if (/\/(force-unlock|forceUnlock)/.test(e.script)) return true;
+  if (!/\/(release|abandon)/.test(e.script)) return false;
+  return e.subject === undefined || e.subject === owner;
 }
