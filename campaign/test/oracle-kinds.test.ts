@@ -46,7 +46,8 @@ function runs(...list: Run[]): Execution[] {
     sentAt: r.at,
     doneAt: r.at + 1,
     serverMs: r.at + 1,
-    reply: r.reply ?? null,
+    // An acquire run answers "granted" unless told otherwise (a permit counts as claimed then).
+    reply: r.reply ?? (r.script.endsWith("/acquire") ? [1] : null),
     error: null,
     state: r.state,
     ...(r.subject === undefined ? {} : { subject: r.subject }),

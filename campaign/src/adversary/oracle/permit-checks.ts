@@ -10,7 +10,7 @@ const CLAIMING = /\/acquire/;
 /**
  * Replays one permit-expirable semaphore's runs into `ledger`. A permit is a member of the
  * permits zset under its id, which is also its waiter id. It counts as granted when its own
- * acquire (a run whose subject is that id) finds it live: a permit handed to a queued waiter by
+ * acquire (a run whose subject is that id) answers "granted" with it live: a permit handed to a queued waiter by
  * someone else's run is the waiter's only once it claims it (as a Lock's reserved grant). A
  * claimed permit that leaves the zset before its lease ran out, by a release or abandon, is
  * released by that run's call; one that ran out was not released by anyone.
@@ -35,7 +35,15 @@ export function permitRuns(runs: readonly Execution[], ledger: GrantLedger): Adv
       const own = e.subject === undefined || e.subject === id;
       if (own && RELEASING.test(e.script) && releasedHere(prev?.permits[id], e)) released += 1;
     }
-    if (CLAIMING.test(e.script) && e.subject !== undefined && liveAfter.has(e.subject)) {
+    // Claimed by its own acquire when that run answered "granted": a copy refused unapplied (late,
+    // tombstoned) that finds its waiter's reserved permit live claimed nothing.
+    const answeredGranted = Array.isArray(e.reply) && Number(e.reply[0]) === 1;
+    if (
+      CLAIMING.test(e.script) &&
+      answeredGranted &&
+      e.subject !== undefined &&
+      liveAfter.has(e.subject)
+    ) {
       if (!claimed.has(e.subject)) {
         claimed.add(e.subject);
         granted += 1;
