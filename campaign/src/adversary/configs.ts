@@ -1,4 +1,5 @@
 import { RECORD_MARGIN_SLACK_MS } from "../../../packages/core/src/context.ts";
+import type { WorkloadTilt } from "./workload/actor.ts";
 import type { CastSize } from "./workload/cast.ts";
 import type { FateMix } from "./world/fates.ts";
 
@@ -22,6 +23,8 @@ export interface AdversaryConfig extends CastSize {
   readonly clockErrorMs: number;
   readonly lockActors: number;
   readonly semaphoreActors: number;
+  /** Leans the lock actor's choices (absent: its defaults). */
+  readonly tilt?: WorkloadTilt;
 }
 
 const BASE = {

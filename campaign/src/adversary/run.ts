@@ -141,6 +141,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         semaphoreKey,
         leaseMs: config.leaseMs,
         minExtendMs: config.minExtendMs,
+        tilt: config.tilt,
         until,
       };
     };

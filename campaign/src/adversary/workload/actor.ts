@@ -26,9 +26,21 @@ export interface ActorContext {
   readonly leaseMs: number;
   /** The shortest lease an `extend(ms)` asks for. */
   readonly minExtendMs: number;
+  /** A config's leaning of the lock actor's choices (absent: the defaults). */
+  readonly tilt?: WorkloadTilt | undefined;
   readonly until: number;
 }
 
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Probabilities of the lock actor's choices, for worlds that aim at one behaviour (a mutation
+ * test's world): a kept-alive lease, extending in the section, handing the hold over.
+ */
+export interface WorkloadTilt {
+  readonly keepAlive?: number;
+  readonly extend?: number;
+  readonly handOver?: number;
 }

@@ -57,7 +57,7 @@ async function oneSection(
   };
   const inv = ctx.invocation();
   const handle = flavor.handle(inv, names, section.owner);
-  const keepAlive = random.chance(0.4);
+  const keepAlive = random.chance(ctx.tilt?.keepAlive ?? 0.4);
   const leaseMs = keepAlive ? undefined : random.int(ctx.leaseMs / 2, ctx.leaseMs * 2);
   const waitMs = random.chance(0.5) ? 0 : random.int(1, ctx.leaseMs * 2);
   const options = { ...(leaseMs === undefined ? {} : { leaseMs }) };
@@ -77,7 +77,7 @@ async function oneSection(
     if (again !== null) holdings.push(again);
   }
   await work(section, holdings[0]!);
-  if (holdings.length === 1 && random.chance(0.3)) {
+  if (holdings.length === 1 && random.chance(ctx.tilt?.handOver ?? 0.3)) {
     const moved = await handOver(section, holdings[0]!);
     if (moved) holdings[0] = moved;
   }
@@ -140,7 +140,7 @@ function fields(s: Section, kind: IntentKind, holdId?: number) {
 async function work(s: Section, h: Holding) {
   const { random, leaseMs, minExtendMs } = s.ctx;
   await pause(random.int(0, leaseMs / 2));
-  const extends_ = random.chance(0.5) ? (random.chance(0.5) ? 2 : 1) : 0;
+  const extends_ = random.chance(s.ctx.tilt?.extend ?? 0.5) ? (random.chance(0.5) ? 2 : 1) : 0;
   // Two extends: shorter then longer (a stale short renewal must not undo the long one), or
   // longer then shorter (a kept-alive hold then lives on the short lease: its keeper must renew
   // at a third of it, finding 7).
