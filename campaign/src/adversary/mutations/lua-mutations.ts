@@ -1,7 +1,9 @@
 import type { Mutation } from "./mutation.ts";
 import { replaceOnce } from "./mutation.ts";
 import {
-  LATCH_LATE,
+  LATCH_SETTLED,
+  LOCKS_SETTLED,
+  SEMAPHORE_SETTLED,
   LOCKS_CONGESTED,
   LOCKS_LATE,
   LOCKS_STRAGGLERS,
@@ -81,7 +83,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
-    config: LOCKS_LATE,
+    config: LOCKS_SETTLED,
     seconds: 2,
   },
   {
@@ -89,7 +91,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "lock release",
     apply: { kind: "lua", script: "lock/release", transform: ignoreTombstone },
-    config: LOCKS_LATE,
+    config: LOCKS_SETTLED,
     seconds: 2,
   },
   {
@@ -97,7 +99,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "semaphore release",
     apply: { kind: "lua", script: "semaphore/release", transform: ignoreTombstone },
-    config: SEMAPHORE_LATE,
+    config: SEMAPHORE_SETTLED,
     seconds: 2,
   },
   {
@@ -105,7 +107,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "latch countDown",
     apply: { kind: "lua", script: "latch/count-down", transform: ignoreTombstone },
-    config: LATCH_LATE,
+    config: LATCH_SETTLED,
     seconds: 2,
   },
   {

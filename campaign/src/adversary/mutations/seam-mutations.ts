@@ -1,10 +1,12 @@
 import type { Mutation } from "./mutation.ts";
 import {
   LOCKS_CALM,
-  LOCKS_CONGESTED,
+  LOCKS_HANDOVER,
+  LOCKS_KEPT,
+  LOCKS_UNKNOWN,
+  SEMAPHORE_UNKNOWN,
   LOCKS_REORDER,
   LOCKS_SHORT_RECORDS,
-  SEMAPHORE_CONGESTED,
   SEMAPHORE_SHORT_RECORDS,
 } from "./worlds.ts";
 
@@ -42,7 +44,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     rule: "one renewal of a hold in flight at a time",
     operation: "lock keeper + extend",
     apply: { kind: "seam", seam: "concurrentRenewals" },
-    config: LOCKS_REORDER,
+    config: LOCKS_KEPT,
     seconds: 2,
   },
   {
@@ -50,7 +52,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     rule: "a resumed hold is trusted from its first confirmed renewal",
     operation: "lock resume",
     apply: { kind: "seam", seam: "resumeTrustsExpiresAt" },
-    config: LOCKS_REORDER,
+    config: LOCKS_HANDOVER,
     seconds: 2,
   },
   {
@@ -58,7 +60,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     rule: "OutcomeUnknownError only once the deadline surely passed",
     operation: "lock acquire/extend/release",
     apply: { kind: "seam", seam: "unknownBeforeDeadline" },
-    config: LOCKS_CONGESTED,
+    config: LOCKS_UNKNOWN,
     seconds: 2,
   },
   {
@@ -66,7 +68,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     rule: "OutcomeUnknownError only once the deadline surely passed",
     operation: "semaphore acquire/release",
     apply: { kind: "seam", seam: "unknownBeforeDeadline" },
-    config: SEMAPHORE_CONGESTED,
+    config: SEMAPHORE_UNKNOWN,
     seconds: 2,
   },
 ];

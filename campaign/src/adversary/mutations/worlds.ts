@@ -106,7 +106,7 @@ export const SEMAPHORE_STRAGGLERS: AdversaryConfig = {
  * Records as short as finding 6's `retryWindowMs + 1` (only a seam lets validation accept it),
  * exact clocks, lost responses (a copy applies, its caller hears nothing and settles later).
  */
-const SHORT_RECORD_MIX = { late: 0.1, duplicate: 0.05, lostResponse: 0.25, maxDelayMs: 90 };
+const SHORT_RECORD_MIX = { late: 0.1, duplicate: 0.05, lostResponse: 0.4, maxDelayMs: 90 };
 export const LOCKS_SHORT_RECORDS: AdversaryConfig = {
   ...REORDER,
   name: "locks-short-records",
@@ -139,6 +139,7 @@ export const LOCKS_CALM: AdversaryConfig = {
   minExtendMs: 100,
   lockActors: 6,
   semaphoreActors: 0,
+  tilt: { keepAlive: 1, extend: 1, handOver: 0 },
 };
 
 /** Latch rounds alone, many first copies late (as `LOCKS_LATE`). */
@@ -147,4 +148,69 @@ export const LATCH_LATE: AdversaryConfig = {
   name: "latch-late",
   lockActors: 0,
   latchActors: 2,
+};
+
+/**
+ * Settled calls with copies still on their way: congested calls (every copy 150–600 ms late)
+ * whose settle gets through, so the caller is told "did not apply" (a tombstone) and the copies
+ * arrive after it, within their deadline. Only the tombstone stands between them and the state.
+ */
+const SETTLED_MIX = {
+  ...REORDER.mix,
+  slowIntent: 0.5,
+  slowDelayMs: [150, 600],
+  slowSparesSettle: true,
+} as const;
+export const LOCKS_SETTLED: AdversaryConfig = {
+  ...LOCKS_CONGESTED,
+  name: "locks-settled",
+  mix: SETTLED_MIX,
+};
+export const SEMAPHORE_SETTLED: AdversaryConfig = {
+  ...SEMAPHORE_CONGESTED,
+  name: "semaphore-settled",
+  semaphoreActors: 5,
+  mix: SETTLED_MIX,
+};
+export const LATCH_SETTLED: AdversaryConfig = {
+  ...LOCKS_SETTLED,
+  name: "latch-settled",
+  lockActors: 0,
+  latchActors: 2,
+};
+
+/**
+ * Congested locks whose clients assume a 1 s clock error: a call given up on waits ~2 s before
+ * `OutcomeUnknownError`, and its copies (150–900 ms late) all arrive within that wait. Thrown
+ * early, the error is followed by its own copies applying.
+ */
+export const LOCKS_UNKNOWN: AdversaryConfig = {
+  ...LOCKS_CONGESTED,
+  name: "locks-unknown",
+  maxSkewMs: 0,
+  clockErrorMs: 1_000,
+  mix: { ...CONGESTED.mix, slowIntent: 0.5, slowDelayMs: [150, 900] },
+};
+export const SEMAPHORE_UNKNOWN: AdversaryConfig = {
+  ...LOCKS_UNKNOWN,
+  name: "semaphore-unknown",
+  lockActors: 0,
+  semaphoreActors: 5,
+};
+
+/** Busy locks handed over often between invocations with clocks 2 s apart. */
+export const LOCKS_HANDOVER: AdversaryConfig = {
+  ...LOCKS_REORDER,
+  name: "locks-handover",
+  lockActors: 6,
+  tilt: { handOver: 0.8 },
+};
+
+/** Kept-alive locks extended in every section, with late, duplicated and lost requests. */
+export const LOCKS_KEPT: AdversaryConfig = {
+  ...LOCKS_REORDER,
+  ...TIGHT_CLOCKS,
+  name: "locks-kept",
+  lockActors: 6,
+  tilt: { keepAlive: 1, extend: 1 },
 };
