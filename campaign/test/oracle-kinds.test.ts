@@ -593,3 +593,24 @@ describe("oracle excuse: a permit's orphan grant that ran out untouched", () => 
     expect(classes(shape("p1"))["orphan-hold"]).toBe(1);
   });
 });
+
+describe("oracle: a lease at the millisecond boundary", () => {
+  // The probe reads a lease's end as server time + PTTL (whole ms): a busy poll sent in the
+  // millisecond the previous snapshot said the lease ended may still find it there.
+  const polls = (after: LockState) =>
+    history(
+      runs(
+        { intent: 0, resource: A, script: "lock/acquire", at: 10, state: lock("h", 5, 100.4) },
+        { intent: 1, resource: A, script: "lock/acquire", at: 100.5, state: after },
+      ),
+      [intent(0, "acquire", A, "h", "ok"), intent(1, "tryAcquire", A, "w", "none")],
+    );
+
+  it("a hold a later run still finds (same owner and fence) was not granted again by it", () => {
+    expect(classes(polls(lock("h", 5, 100.9)))).toEqual({});
+  });
+
+  it("a new hold found after the old one's end is a grant to the run's call", () => {
+    expect(classes(polls(lock("w", 6, 300)))).toEqual({ "phantom-grant": 1 });
+  });
+});

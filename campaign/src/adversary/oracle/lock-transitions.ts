@@ -28,14 +28,19 @@ const RELEASING = /\/(release|abandon|force-unlock|forceUnlock)/;
 
 /**
  * Walks one lock's runs in execution order. The state before a run is the previous snapshot,
- * unless its lease surely ended before the run was sent.
+ * unless its lease surely ended before the run was sent (and the run did not find it still there).
  */
 export function lockTransitions(executions: readonly Execution[]): LockTransition[] {
   let prev: LockState = FREE;
   const out: LockTransition[] = [];
   for (const e of executions) {
     const after = e.state as LockState;
-    const expired = prev.owner !== null && prev.expiresAt !== null && prev.expiresAt <= e.sentAt;
+    // Still there after the run (owner and fence: a fence is never granted twice), it had not
+    // ended at the server when the run ran, whatever the probe's ms-grained expiry said.
+    const survived =
+      prev.owner !== null && after.owner === prev.owner && after.fence === prev.fence;
+    const expired =
+      !survived && prev.owner !== null && prev.expiresAt !== null && prev.expiresAt <= e.sentAt;
     const before = expired ? FREE : prev;
     let granted = 0;
     let released = 0;
