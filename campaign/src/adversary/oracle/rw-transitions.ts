@@ -23,7 +23,9 @@ export function readWriteTransitions(runs: readonly Execution[], ledger: GrantLe
     let released = 0;
     for (const owner of new Set([...Object.keys(prev), ...Object.keys(after)])) {
       const b = prev[owner];
-      const before = b && b.expiresAt > e.sentAt ? b : undefined;
+      // Found still there after the run (same fence), it had not ended when the run ran.
+      const survived = b !== undefined && after[owner]?.fence === b.fence;
+      const before = b && (survived || b.expiresAt > e.sentAt) ? b : undefined;
       const now = after[owner] && after[owner].expiresAt > e.doneAt ? after[owner] : undefined;
       if (before && now && before.fence === now.fence) {
         if (now.count > before.count) granted += now.count - before.count;
