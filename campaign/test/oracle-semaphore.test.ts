@@ -154,4 +154,29 @@ describe("oracle: permits left taken at quiescence", () => {
     );
     expect(classes(h)["final-state"]).toBe(1);
   });
+
+  it("are allowed for an acquire in doubt whose cleanup never reached the server", () => {
+    const taken = { intent: 0, script: "semaphore/acquire", available: 1 };
+    const h = history(
+      [
+        ...runs(taken),
+        {
+          ...runs({ intent: 0, script: "semaphore/abandon", available: 1 })[0]!,
+          seq: 1,
+          reply: null,
+          error: "TransportError: request aborted",
+        },
+      ],
+      [intent(0, "sem-acquire", "OUTCOME_UNKNOWN", null)],
+      1,
+    );
+    expect(classes(h)).toEqual({});
+  });
+
+  it("are reported (with the orphan) when the cleanup reached the server and did not undo it", () => {
+    const taken = { intent: 0, script: "semaphore/acquire", available: 1 };
+    const abandon = { intent: 0, script: "semaphore/abandon", available: 1 };
+    const h = history(runs(taken, abandon), [intent(0, "sem-acquire", "OUTCOME_UNKNOWN", null)], 1);
+    expect(classes(h)).toEqual({ "orphan-hold": 1, "final-state": 1 });
+  });
 });

@@ -110,8 +110,9 @@ export function checkCapacity(history: AdversaryHistory): AdversaryViolation[] {
 }
 
 /**
- * Permits of `resource` the oracle lets stay taken at quiescence: those of holds whose release
- * stayed in doubt past what a repeat can learn (no call told "ok", the last one ended
+ * Permits of `resource` the oracle lets stay taken at quiescence: those an acquire in doubt took
+ * when its cleanup never reached the server (`cleanupNeverReached`), and those of holds whose
+ * release stayed in doubt past what a repeat can learn (no call told "ok", the last one ended
  * OUTCOME_UNKNOWN) and never applied (no release call gave anything back). The protocol cannot
  * tell whether such a release applied, so it refuses every repeat rather than risk applying it
  * twice (docs/guarantees.md, Limits): the owner knows, and only `release(n)`/`addPermits` can
@@ -122,6 +123,13 @@ export function permitsInDoubt(
   ledger: GrantLedger,
   resource: string,
 ): number {
+  return (
+    releasesInDoubt(history, ledger, resource) +
+    permitsLeftByUnreachedCleanup(history, ledger, resource)
+  );
+}
+
+function releasesInDoubt(history: AdversaryHistory, ledger: GrantLedger, resource: string): number {
   const byHold = new Map<number, Intent[]>();
   for (const i of history.intents)
     if (i.kind === "sem-release" && i.resource === resource && i.holdId !== null)
@@ -134,4 +142,34 @@ export function permitsInDoubt(
       stuck += calls[0]!.permits;
   }
   return stuck;
+}
+
+/**
+ * Whether an acquire's background cleanup never reached the server: it has abandon runs and each
+ * failed without a reply (a request that hung or dropped before executing). The documented limit
+ * (docs/guarantees.md, Limits): an acquire left in doubt is undone once, with the engine's
+ * retries; when the backend stays unreachable through that too, an unleased Semaphore's permits
+ * stay taken.
+ */
+export function cleanupNeverReached(history: AdversaryHistory, intent: Intent): boolean {
+  const abandons = history.executions.filter(
+    (e) => e.intent === intent.id && /\/abandon/.test(e.script),
+  );
+  return abandons.length > 0 && abandons.every((e) => e.error !== null && e.reply === null);
+}
+
+/** Permits a Semaphore acquire in doubt took and its unreached cleanup left (see above). */
+function permitsLeftByUnreachedCleanup(
+  history: AdversaryHistory,
+  ledger: GrantLedger,
+  resource: string,
+): number {
+  let left = 0;
+  for (const i of history.intents) {
+    if (i.kind !== "sem-acquire" || i.resource !== resource || i.outcome !== "OUTCOME_UNKNOWN")
+      continue;
+    const net = ledger.grantsOf(i.id) - ledger.releasesOf(i.id);
+    if (net > 0 && cleanupNeverReached(history, i)) left += net;
+  }
+  return left;
 }
