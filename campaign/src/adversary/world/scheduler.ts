@@ -8,7 +8,13 @@ import { probe, resourceOfRecord, resourcesOf, type ResourceRef } from "./probe.
 import { parseScriptCall, type ScriptCall } from "./script-call.ts";
 import { isHang, serverFaultRule, type ServerFaultKind } from "./server-faults.ts";
 
-type Ran = { readonly reply: unknown } | { readonly error: unknown };
+type Ran =
+  | { readonly reply: unknown }
+  /** `recorded`: a copy's answer read from its operation record when the server withheld it. */
+  | { readonly error: unknown; readonly recorded?: unknown };
+
+/** Server faults after which the script has run. */
+const EXECUTES: ReadonlySet<ServerFaultKind> = new Set(["fail-after", "drop-after", "hang-after"]);
 
 /**
  * The adversary between every client and Redis: it decides each script request's fate (late,
@@ -154,6 +160,9 @@ export class Scheduler {
         ran = { error };
       }
       if (fault !== undefined && !(await this.#serverFaultTaken(call))) fault = undefined;
+      // A copy that ran but whose reply the server withheld: its answer is the one it recorded.
+      if (fault !== undefined && "error" in ran && EXECUTES.has(fault))
+        ran = { ...ran, ...(await this.#recordedReply(call)) };
       const doneAt = realNow();
       // Every resource the call touches (a multi-lock's locks), else the one its record is about.
       let touched = resourcesOf(call.keys);
@@ -180,7 +189,7 @@ export class Scheduler {
           sentAt,
           doneAt,
           serverMs,
-          reply: "reply" in ran ? ran.reply : null,
+          reply: "reply" in ran ? ran.reply : (ran.recorded ?? null),
           error: "error" in ran ? String(ran.error) : null,
           state,
           ...(fault === undefined ? {} : { serverFault: fault }),
@@ -206,6 +215,15 @@ export class Scheduler {
     if (wanted === undefined || this.#serverFaults === undefined || signal.aborted) return;
     await this.#serverFaults.add(serverFaultRule(wanted, call));
     return wanted;
+  }
+
+  /** The answer a protocol copy recorded under its operation id, as its reply would carry it. */
+  async #recordedReply(call: ScriptCall): Promise<{ recorded?: unknown }> {
+    const key = call.keys.find((k) => k.includes(":op:"));
+    if (key === undefined) return {};
+    const raw = await this.#probe.get(key);
+    if (raw === null || raw === "x") return {};
+    return { recorded: raw.split(",").map(Number) };
   }
 
   /**
