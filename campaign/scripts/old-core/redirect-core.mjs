@@ -1,6 +1,7 @@
 // Module resolve hook (node:module register): every module of the core under test
 // (<repo>/packages/core/src/…, reached as "@edgelock/core" or by the campaign's deep imports)
 // resolves to the same path in EDGELOCK_OLD_CORE_SRC instead: another checkout's core.
+import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
