@@ -285,3 +285,23 @@ describe("oracle excuse: a leaked hold that a later abandon undid", () => {
     expect(classes(h)["leaked-hold"]).toBe(1);
   });
 });
+
+describe("oracle: a copy refused unapplied changes nothing", () => {
+  it("a release answered LATE while the hold ran out is no release (nothing applied after the answer)", () => {
+    const acquired = { intent: 0, script: "lock/acquire", at: 100, state: held("o1", 250) };
+    const late = { intent: 1, script: "lock/release", at: 245, state: FREE };
+    const h = history(
+      runs(acquired, late),
+      [
+        intent(0, "tryAcquire", "o1", "ok", { holdId: 0 }),
+        intent(1, "release", "o1", "OUTCOME_UNKNOWN", { holdId: 0, endedAt: 240 }),
+      ],
+      [{ ...belief(0, "o1", 101, 240), abortedAt: 240, abortReason: "release-failed" }],
+    );
+    h.executions[1] = { ...h.executions[1]!, reply: [-100, 250], doneAt: 260, serverMs: 260 };
+    expect(classes(h)).toEqual({});
+    // The same run answering that it released: a release applied after its caller's answer.
+    h.executions[1] = { ...h.executions[1]!, reply: [1, 0, 250] };
+    expect(classes(h)).toEqual({ "applied-after-answer": 1 });
+  });
+});

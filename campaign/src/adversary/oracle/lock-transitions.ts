@@ -27,6 +27,14 @@ export interface LockTransition {
 const RELEASING = /\/(release|abandon|force-unlock|forceUnlock)/;
 
 /**
+ * A copy the protocol refused unapplied (`LATE` −100, `TOMBSTONED` −101) changed nothing: a hold
+ * gone after it had run out by its lease while the run was in flight.
+ */
+export function refusedUnapplied(e: Execution): boolean {
+  return Array.isArray(e.reply) && (e.reply[0] === -100 || e.reply[0] === -101);
+}
+
+/**
  * Walks one lock's runs in execution order. The state before a run is the previous snapshot,
  * unless its lease surely ended before the run was sent (and the run did not find it still there).
  */
@@ -44,6 +52,7 @@ export function lockTransitions(executions: readonly Execution[]): LockTransitio
     const before = expired ? FREE : prev;
     let granted = 0;
     let released = 0;
+    const refused = refusedUnapplied(e);
     const same =
       before.owner !== null && before.owner === after.owner && before.fence === after.fence;
     if (same) {
@@ -53,7 +62,7 @@ export function lockTransitions(executions: readonly Execution[]): LockTransitio
       if (before.reserved && !after.reserved) granted += 1;
     } else {
       // The hold before ended here: released by this run, or it had expired as the run ran.
-      if (before.owner !== null && RELEASING.test(e.script) && e.intent !== null)
+      if (before.owner !== null && RELEASING.test(e.script) && e.intent !== null && !refused)
         released += before.reserved ? 0 : before.count;
       // A direct grant reserved for a waiter is nobody's hold until the waiter claims it.
       if (after.owner !== null && !after.reserved) granted += after.count;

@@ -1,6 +1,6 @@
 import type { Execution, ReaderState, ResourceState } from "../history.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
-import { lockTransitions } from "./lock-transitions.ts";
+import { lockTransitions, refusedUnapplied } from "./lock-transitions.ts";
 
 type RwState = Extract<ResourceState, { kind: "rwlock" }>;
 
@@ -32,7 +32,7 @@ export function readWriteTransitions(runs: readonly Execution[], ledger: GrantLe
         else if (RELEASING.test(e.script)) released += before.count - now.count;
         continue;
       }
-      if (before && RELEASING.test(e.script)) released += before.count;
+      if (before && RELEASING.test(e.script) && !refusedUnapplied(e)) released += before.count;
       if (now) granted += now.count;
     }
     ledger.add(e, granted, released);
