@@ -2,7 +2,7 @@ import type { Mutation } from "./mutation.ts";
 import { replaceOnce } from "./mutation.ts";
 import {
   LATCH_SETTLED,
-  LOCKS_SETTLED,
+  LOCKS_SETTLED_LONG,
   SEMAPHORE_SETTLED,
   LOCKS_CONGESTED,
   LOCKS_LATE,
@@ -76,14 +76,14 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore release",
     apply: { kind: "lua", script: "semaphore/release", transform: noDeadline },
     config: SEMAPHORE_STRAGGLERS,
-    seconds: 1.5,
+    seconds: 2.5,
   },
   {
     name: "lock-acquire-ignores-tombstone",
     rule: "a settled operation never applies",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
-    config: LOCKS_SETTLED,
+    config: LOCKS_LATE,
     seconds: 2,
   },
   {
@@ -91,8 +91,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "lock release",
     apply: { kind: "lua", script: "lock/release", transform: ignoreTombstone },
-    config: LOCKS_SETTLED,
-    seconds: 2,
+    config: LOCKS_SETTLED_LONG,
+    seconds: 3,
   },
   {
     name: "semaphore-release-ignores-tombstone",

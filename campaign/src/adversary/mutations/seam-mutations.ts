@@ -18,7 +18,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire/release",
     apply: { kind: "seam", seam: "acceptShortRecordTtl" },
     config: LOCKS_SHORT_RECORDS,
-    seconds: 2,
+    seconds: 3,
   },
   {
     name: "semaphore-record-ttl-retry-window-plus-1",
@@ -36,7 +36,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock keeper after extend(ms)",
     apply: { kind: "seam", seam: "keeperIntervalFromFirstLease" },
     config: LOCKS_CALM,
-    seconds: 2,
+    seconds: 3,
   },
   {
     name: "two-renewals-in-flight",
@@ -68,6 +68,6 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore acquire/release",
     apply: { kind: "seam", seam: "unknownBeforeDeadline" },
     config: SEMAPHORE_UNKNOWN,
-    seconds: 2,
+    seconds: 3,
   },
 ];

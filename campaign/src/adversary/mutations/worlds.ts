@@ -214,3 +214,14 @@ export const LOCKS_KEPT: AdversaryConfig = {
   lockActors: 6,
   tilt: { keepAlive: 1, extend: 1 },
 };
+
+/**
+ * As `LOCKS_SETTLED` with fixed leases of 0.5–2 s: a settled release's late copy still finds the
+ * hold it was meant to release (with 150 ms leases it has expired by then, and changes nothing).
+ */
+export const LOCKS_SETTLED_LONG: AdversaryConfig = {
+  ...LOCKS_SETTLED,
+  name: "locks-settled-long",
+  leaseMs: 1_000,
+  tilt: { keepAlive: 0 },
+};
