@@ -614,3 +614,39 @@ describe("oracle: a lease at the millisecond boundary", () => {
     expect(classes(polls(lock("w", 6, 300)))).toEqual({ "phantom-grant": 1 });
   });
 });
+
+describe("oracle: a leaked hold after a nested release in doubt", () => {
+  const nested = (innerOutcome: string) =>
+    history(
+      runs(
+        { intent: 0, resource: A, script: "lock/acquire", at: 10, state: lock("o", 5, 500) },
+        {
+          intent: 1,
+          resource: A,
+          script: "lock/acquire",
+          at: 20,
+          state: { ...lock("o", 5, 500), count: 2 },
+        },
+        // The inner release: every copy refused (its outcome unknown to the owner), then the outer.
+        { intent: 3, resource: A, script: "lock/release", at: 40, state: lock("o", 5, 500) },
+      ),
+      [
+        intent(0, "acquire", A, "o", "ok", { holdId: 0 }),
+        intent(1, "reenter", A, "o", "ok", { holdId: 1 }),
+        intent(2, "release", A, "o", innerOutcome, { holdId: 1, endedAt: 35 }),
+        intent(3, "release", A, "o", "ok", { holdId: 0, endedAt: 45 }),
+      ],
+      [
+        belief(0, A, "o", 5, { releasedAt: 38 }),
+        belief(1, A, "o", 5, { toldAt: 20, releasedAt: 30 }),
+      ],
+    );
+
+  it("is not reported when the owner's other release ended in doubt", () => {
+    expect(classes(nested("OUTCOME_UNKNOWN"))["leaked-hold"]).toBeUndefined();
+  });
+
+  it("is reported when both releases were told ok", () => {
+    expect(classes(nested("ok"))["leaked-hold"]).toBe(1);
+  });
+});

@@ -1,4 +1,4 @@
-import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
+import type { AdversaryHistory, Belief, Execution, ResourceState } from "../history.ts";
 import { undoneByLaterAbandon } from "./excuses.ts";
 import { serverHoldAt } from "./hold-state.ts";
 import { finalProblemOfKind } from "./final-kinds.ts";
@@ -9,7 +9,9 @@ import type { AdversaryViolation } from "./violation.ts";
 /**
  * Once an owner has released every hold it was told of on a lock, the server must not hold that
  * lock for that owner and fence any more (a leftover count is a hold nobody was told about),
- * unless the background abandon of that owner's acquire left in doubt takes it back next.
+ * unless the background abandon of that owner's acquire left in doubt takes it back next. An
+ * owner with a release of that hold still in doubt (it ended in an error) was not told it
+ * released everything: the level it may not have released runs out with the lease.
  */
 export function checkLeakedHolds(
   history: AdversaryHistory,
@@ -29,7 +31,7 @@ export function checkLeakedHolds(
         b.toldAt <= end &&
         (b.releasedAt === null || b.releasedAt >= end),
     );
-    if (stillTold) continue;
+    if (stillTold || releaseInDoubt(history, belief, end)) continue;
     const runs = byResource.get(belief.resource) ?? [];
     const last = runs.filter((e) => e.doneAt <= end).at(-1);
     if (!last) continue;
@@ -106,4 +108,19 @@ export function checkLostWithoutFault(history: AdversaryHistory): AdversaryViola
       holdId: b.holdId,
       detail: `hold ${b.holdId}${b.keepAlive ? " (kept alive)" : ""} lost (${b.abortReason}) with no fault injected`,
     }));
+}
+
+/** A release call of this hold (owner, fence, resource) ended in an error before `end`. */
+function releaseInDoubt(history: AdversaryHistory, belief: Belief, end: number): boolean {
+  return history.intents.some((i) => {
+    if (!i.kind.includes("release") || i.outcome === "ok" || i.endedAt === null) return false;
+    if (i.endedAt > end || i.holdId === null) return false;
+    const b = history.beliefs[i.holdId];
+    return (
+      b !== undefined &&
+      b.resource === belief.resource &&
+      b.owner === belief.owner &&
+      b.fence === belief.fence
+    );
+  });
 }

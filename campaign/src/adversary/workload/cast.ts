@@ -65,6 +65,8 @@ export function castRecordBases(prefix: string): Map<string, ResourceRef> {
   return bases;
 }
 
+const keyed = (ref: ResourceRef): [string, ResourceRef] => [ref.key, ref];
+
 /** A latch's record base and resource (latch names carry a generation: registered as used). */
 export function latchRecordBase(prefix: string, name: string): [string, ResourceRef] {
   return [keyBase(prefix, name), { key: latchKeys(prefix, name).latch, kind: "latch" }];
@@ -73,7 +75,10 @@ export function latchRecordBase(prefix: string, name: string): [string, Resource
 export interface Cast {
   /** Starts every actor of the cast; resolves when all are done. */
   run(actor: (name: string, i: number) => ActorContext): Promise<void>;
-  /** Reads every resource the cast used into `history.final`, and the time into `finalAt`. */
+  /**
+   * Reads every resource the run touched that is not in `history.final` yet, and the time into
+   * `finalAt`: call it after `runAdversary` read its own.
+   */
   probeFinal(redis: NodeRedisClient, history: AdversaryHistory): Promise<void>;
 }
 
@@ -120,16 +125,24 @@ export async function setUpCast(
       await Promise.all(all);
     },
     async probeFinal(redis, history) {
-      const refs: ResourceRef[] = [
-        ...[...castRecordBases(prefix).values()],
-        ...[...latchesUsed].map((name) => latchRecordBase(prefix, name)[1]),
-      ];
+      // Every resource the run touched and `runAdversary` did not read itself (the multi-only
+      // lock name, each latch generation, ...), by the kind its runs logged.
+      const refs = new Map<string, ResourceRef>();
+      for (const ref of castRecordBases(prefix).values()) refs.set(ref.key, ref);
+      for (const name of latchesUsed) refs.set(...keyed(latchRecordBase(prefix, name)[1]));
+      for (const e of history.executions)
+        refs.set(e.resource, { key: e.resource, kind: e.state.kind });
       let at = 0;
-      for (const ref of refs) {
+      for (const ref of refs.values()) {
+        if (ref.key in history.final) continue;
         const read = await probe(redis, ref.key, ref.kind);
         history.final[ref.key] = read.state;
         at = Math.max(at, read.serverMs);
       }
+      // The server time of quiescence, also when every resource was read already.
+      const first = refs.values().next().value;
+      if (at === 0 && first !== undefined)
+        at = (await probe(redis, first.key, first.kind)).serverMs;
       history.finalAt = at;
     },
   };

@@ -101,12 +101,23 @@ export const RW_WRITE = single(
 );
 
 /**
+ * A name only multi-locks take, beside the run's lock names and under their hash tag (one slot
+ * group): the Lock actors' queued waiters get every hand-off of the shared names first, so a
+ * multi-lock over those alone rarely gets in.
+ */
+export function multiOnlyName(locks: readonly string[]): string {
+  const first = locks[0] ?? "";
+  const tag = first.startsWith("{") ? first.slice(0, first.indexOf("}") + 1) : "";
+  return `${tag}m`;
+}
+
+/**
  * A multi-lock over the run's lock names (the Lock actors' names, so single-lock holders of the
- * same names contend with it): both names, or one of them (a multi-lock of one name).
+ * same names contend with it): both names, or one of them with a name only multi-locks take.
  */
 export const MULTI_LOCK: LockFlavor = {
   primitive: "multi-lock",
-  targets: (ctx) => [ctx.locks, ...ctx.locks.map((name) => [name])],
+  targets: (ctx) => [ctx.locks, ...ctx.locks.map((name) => [name, multiOnlyName(ctx.locks)])],
   resources: (ctx, names) => names.map((name) => lockKeys(ctx.prefix ?? "", name).lock),
   handle: (inv, names, owner) => inv.client.multiLock(names, { owner }),
   resume: (inv, names, lease) => inv.client.multiLock(names).resume(lease as SerializedMultiLease),
