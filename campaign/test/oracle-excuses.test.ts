@@ -166,6 +166,17 @@ describe("oracle excuse: an orphan grant that ran out by its own lease, untouche
     expect(classes(h)).toEqual({});
   });
 
+  it("is excused when probes read the untouched lease a few ms apart (PTTL truncation)", () => {
+    const other = { intent: 2, script: "lock/acquire", at: 150, state: held("o1", 247) };
+    const nextOwner = { intent: 3, script: "lock/acquire", at: 400, state: held("o2", 550) };
+    const h = history(runs(grant, other, nextOwner), [
+      unknownTry,
+      intent(2, "tryAcquire", "o3", "none"),
+      intent(3, "tryAcquire", "o2", "ok"),
+    ]);
+    expect(classes(h)).toEqual({});
+  });
+
   it("is still reported when its lease had not run out by the end of the run", () => {
     const h = history(runs(grant), [unknownTry]);
     expect(classes(h)).toEqual({ "orphan-hold": 1 });

@@ -1,5 +1,10 @@
 import type { AdversaryHistory, Belief, Execution, ResourceState } from "../history.ts";
-import { BOUNDARY_TOLERANCE_MS } from "./violation.ts";
+/**
+ * How far apart two probes may read one untouched lease: each reads it as the server time (µs)
+ * plus PTTL (whole ms, truncated), read a moment apart; 4415, 4413 and 4416 were seen for one.
+ * A renewal moves it by the time since the last one, far more.
+ */
+export const PROBE_JITTER_MS = 5;
 
 // Outcomes the protocol cannot prevent and that harm no one: the checks that would report them
 // ask here first. Each excuse is narrow on purpose (see test/oracle-excuses.test.ts): the same
@@ -35,7 +40,7 @@ export function expiredUntouched(
       return !canRelease(history, e, owner) && expiresAt <= e.serverMs;
     // Someone acted on it (a renewal, a re-entry, a partial release). The probe reads expiry as
     // server time + PTTL, so an untouched lease reads back within a millisecond or two.
-    const moved = s.expiresAt === null || Math.abs(s.expiresAt - expiresAt) > BOUNDARY_TOLERANCE_MS;
+    const moved = s.expiresAt === null || Math.abs(s.expiresAt - expiresAt) > PROBE_JITTER_MS;
     if (s.count !== count || moved) return false;
   }
   const end = history.executions.at(-1)?.doneAt ?? -Infinity;

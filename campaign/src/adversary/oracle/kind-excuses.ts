@@ -1,6 +1,5 @@
 import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
-import { expiredUntouched, toldOfIt } from "./excuses.ts";
-import { BOUNDARY_TOLERANCE_MS } from "./violation.ts";
+import { expiredUntouched, PROBE_JITTER_MS, toldOfIt } from "./excuses.ts";
 
 type RwState = Extract<ResourceState, { kind: "rwlock" }>;
 type PesState = Extract<ResourceState, { kind: "permit-semaphore" }>;
@@ -79,7 +78,7 @@ function leaseRanOut(
     const now = read(e);
     if (now === null) return start.expiresAt <= e.serverMs && !couldEnd(e, owner);
     if (now.count !== start.count) return false;
-    if (Math.abs(now.expiresAt - start.expiresAt) > BOUNDARY_TOLERANCE_MS) return false;
+    if (Math.abs(now.expiresAt - start.expiresAt) > PROBE_JITTER_MS) return false;
   }
   const end = history.executions.at(-1)?.doneAt ?? -Infinity;
   return start.expiresAt <= end;
