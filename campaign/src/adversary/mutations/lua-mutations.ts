@@ -6,6 +6,7 @@ import {
   SEMAPHORE_SETTLED,
   LOCKS_CONGESTED,
   LOCKS_LATE,
+  LOCKS_LATE_WIDE,
   LOCKS_STRAGGLERS,
   SEMAPHORE_LATE,
   SEMAPHORE_STRAGGLERS,
@@ -83,7 +84,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
-    config: LOCKS_LATE,
+    config: LOCKS_LATE_WIDE,
     seconds: 2,
   },
   {

@@ -151,6 +151,23 @@ export const LATCH_LATE: AdversaryConfig = {
 };
 
 /**
+ * A fresh client (no server time yet: a Worker's first call, a count-down, a resumed release)
+ * counts this clock error bound into its deadline, so a settle sent when its budget ran out goes
+ * well before the deadline, and a copy arriving after the settle is still in time: only the
+ * tombstone refuses it. (A client that knows server time settles at its deadline: any later
+ * copy is refused as LATE anyway, and a tombstone mutation cannot show.)
+ */
+const WIDE_DEADLINES = { maxSkewMs: 100, clockErrorMs: 1_000 } as const;
+
+/** Finding 1's world with wide deadlines: a tryAcquire's settled first copy arrives in time. */
+export const LOCKS_LATE_WIDE: AdversaryConfig = {
+  ...LOCKS_LATE,
+  ...WIDE_DEADLINES,
+  name: "locks-late-wide",
+  mix: { ...LOCKS_LATE.mix, lostResponse: 0 },
+};
+
+/**
  * Settled calls with copies still on their way: congested calls (every copy 150–600 ms late)
  * whose settle gets through, so the caller is told "did not apply" (a tombstone) and the copies
  * arrive after it, within their deadline. Only the tombstone stands between them and the state.
@@ -163,11 +180,13 @@ const SETTLED_MIX = {
 } as const;
 export const LOCKS_SETTLED: AdversaryConfig = {
   ...LOCKS_CONGESTED,
+  ...WIDE_DEADLINES,
   name: "locks-settled",
   mix: SETTLED_MIX,
 };
 export const SEMAPHORE_SETTLED: AdversaryConfig = {
   ...SEMAPHORE_CONGESTED,
+  ...WIDE_DEADLINES,
   name: "semaphore-settled",
   semaphoreActors: 5,
   mix: SETTLED_MIX,
