@@ -8,7 +8,7 @@ import type {
   ResourceState,
 } from "../src/adversary/history.ts";
 import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
-import { FREE } from "../src/adversary/oracle/lock-transitions.ts";
+import { FREE, lockTransitions } from "../src/adversary/oracle/lock-transitions.ts";
 
 // Hand-made histories for the oracle's two excuses: each applies exactly in its case (the whole
 // history checks clean), and the same shape with anything else going on is still a violation.
@@ -314,5 +314,18 @@ describe("oracle: a copy refused unapplied changes nothing", () => {
     // The same run answering that it released: a release applied after its caller's answer.
     h.executions[1] = { ...h.executions[1]!, reply: [1, 0, 250] };
     expect(classes(h)).toEqual({ "applied-after-answer": 1 });
+  });
+});
+
+describe("oracle: a release or an abandon ends only its own owner's hold", () => {
+  it("a hold that ran out while another owner's abandon ran is not that abandon's release", () => {
+    const acquired = { intent: 0, script: "lock/acquire", at: 100, state: held("o1", 250) };
+    const abandon = { intent: 1, script: "lock/abandon", at: 245, state: FREE };
+    const ex = runs(acquired, abandon);
+    const owners = ["o1", "o2"];
+    const released = (owner: string) =>
+      lockTransitions(ex, (i) => (i === 1 ? owner : owners[i]))[1]!.released;
+    expect(released("o2")).toBe(0);
+    expect(released("o1")).toBe(1);
   });
 });

@@ -29,10 +29,12 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
   }
   const ledger = new GrantLedger();
   const violations: AdversaryViolation[] = [];
+  const ownerOf = (intent: number) => history.intents[intent]?.owner;
   for (const runs of byResource.values()) {
     switch (runs[0]!.state.kind) {
       case "lock": // the Lock, the FairLock, a multi-lock's parts: one exclusive lock hash each
-        for (const t of lockTransitions(runs)) ledger.add(t.execution, t.granted, t.released);
+        for (const t of lockTransitions(runs, ownerOf))
+          ledger.add(t.execution, t.granted, t.released);
         break;
       case "rwlock":
         readWriteTransitions(runs, ledger);

@@ -38,7 +38,11 @@ export function refusedUnapplied(e: Execution): boolean {
  * Walks one lock's runs in execution order. The state before a run is the previous snapshot,
  * unless its lease surely ended before the run was sent (and the run did not find it still there).
  */
-export function lockTransitions(executions: readonly Execution[]): LockTransition[] {
+export function lockTransitions(
+  executions: readonly Execution[],
+  /** The owner of the call a run belongs to: a release or an abandon ends only its owner's hold. */
+  ownerOf: (intent: number) => string | undefined = () => undefined,
+): LockTransition[] {
   let prev: LockState = FREE;
   const out: LockTransition[] = [];
   for (const e of executions) {
@@ -62,7 +66,9 @@ export function lockTransitions(executions: readonly Execution[]): LockTransitio
       if (before.reserved && !after.reserved) granted += 1;
     } else {
       // The hold before ended here: released by this run, or it had expired as the run ran.
-      if (before.owner !== null && RELEASING.test(e.script) && e.intent !== null && !refused)
+      const by = e.intent === null ? undefined : ownerOf(e.intent);
+      const own = by === undefined || by === before.owner || /force/.test(e.script);
+      if (before.owner !== null && RELEASING.test(e.script) && e.intent !== null && !refused && own)
         released += before.reserved ? 0 : before.count;
       // A direct grant reserved for a waiter is nobody's hold until the waiter claims it.
       if (after.owner !== null && !after.reserved) granted += after.count;
