@@ -36,7 +36,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: recordOnlyGrants },
     config: LOCKS_LATE,
-    seconds: 2,
+    seconds: 3,
   },
   {
     name: "semaphore-acquire-records-only-grants",
@@ -45,7 +45,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: recordOnlyGrants },
     config: SEMAPHORE_LATE,
-    seconds: 2,
+    seconds: 3,
   },
   {
     name: "lock-acquire-no-deadline",
@@ -85,7 +85,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
     config: LOCKS_LATE_WIDE,
-    seconds: 2,
+    seconds: 3,
   },
   {
     name: "lock-release-ignores-tombstone",
@@ -101,7 +101,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore release",
     apply: { kind: "lua", script: "semaphore/release", transform: ignoreTombstone },
     config: SEMAPHORE_SETTLED,
-    seconds: 2,
+    seconds: 3,
   },
   {
     name: "latch-count-down-ignores-tombstone",
@@ -109,7 +109,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "latch countDown",
     apply: { kind: "lua", script: "latch/count-down", transform: ignoreTombstone },
     config: LATCH_SETTLED,
-    seconds: 2,
+    seconds: 3,
   },
   {
     name: "lock-extend-unversioned",

@@ -18,7 +18,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire/release",
     apply: { kind: "seam", seam: "acceptShortRecordTtl" },
     config: LOCKS_SHORT_RECORDS,
-    seconds: 3,
+    seconds: 4,
   },
   {
     name: "semaphore-record-ttl-retry-window-plus-1",
@@ -36,7 +36,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock keeper after extend(ms)",
     apply: { kind: "seam", seam: "keeperIntervalFromFirstLease" },
     config: LOCKS_CALM,
-    seconds: 3,
+    seconds: 4,
   },
   {
     name: "two-renewals-in-flight",
@@ -44,7 +44,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock keeper + extend",
     apply: { kind: "seam", seam: "concurrentRenewals" },
     config: LOCKS_KEPT,
-    seconds: 2,
+    seconds: 4,
   },
   {
     name: "resume-trusts-expires-at",
