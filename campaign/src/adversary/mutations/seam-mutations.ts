@@ -60,7 +60,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire/extend/release",
     apply: { kind: "seam", seam: "unknownBeforeDeadline" },
     config: LOCKS_UNKNOWN,
-    seconds: 2,
+    seconds: 4,
   },
   {
     name: "semaphore-unknown-before-deadline",
@@ -68,6 +68,6 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore acquire/release",
     apply: { kind: "seam", seam: "unknownBeforeDeadline" },
     config: SEMAPHORE_UNKNOWN,
-    seconds: 3,
+    seconds: 4,
   },
 ];
