@@ -10,11 +10,11 @@ const PROBE = `
 local t = redis.call('TIME')
 if ARGV[1] == 'lock' then -- the Lock's hash (also a FairLock's)
   local h = redis.call('HMGET', KEYS[1], 'o', 'c', 'f', 'g')
-  return {t[1], t[2], h[1] or '', h[2] or '0', h[3] or '0', h[4] or '', tostring(redis.call('PTTL', KEYS[1]))}
+  return {t[1], t[2], h[1] or '', h[2] or '0', h[3] or '0', h[4] or '', tostring(redis.call('PEXPIRETIME', KEYS[1]))}
 end
 if ARGV[1] == 'rwlock' then
   local h = redis.call('HMGET', KEYS[1], 'o', 'c', 'f', 'g')
-  local out = {t[1], t[2], h[1] or '', h[2] or '0', h[3] or '0', h[4] or '', tostring(redis.call('PTTL', KEYS[1]))}
+  local out = {t[1], t[2], h[1] or '', h[2] or '0', h[3] or '0', h[4] or '', tostring(redis.call('PEXPIRETIME', KEYS[1]))}
   local z = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
   for i = 1, #z, 2 do
     local r = redis.call('HMGET', KEYS[3], 'c' .. z[i], 'f' .. z[i])
@@ -113,12 +113,12 @@ export async function probe(
     case "semaphore":
       return { serverMs, state: { kind, available: n[2]!, total: n[3]!, reserved: n[4]! } };
     case "lock":
-      return { serverMs, state: lockState(raw, n, serverMs) };
+      return { serverMs, state: lockState(raw, n) };
     case "rwlock": {
       const readers: Record<string, ReaderState> = {};
       for (let i = 7; i + 3 < raw.length; i += 4)
         readers[raw[i]!] = { count: n[i + 1]!, fence: n[i + 2]!, expiresAt: n[i + 3]! };
-      return { serverMs, state: { kind, writer: lockState(raw, n, serverMs), readers } };
+      return { serverMs, state: { kind, writer: lockState(raw, n), readers } };
     }
     case "permit-semaphore": {
       const permits: Record<string, number> = {};
@@ -145,9 +145,14 @@ function probeKeys(key: string, kind: ResourceKind): string[] {
   }
 }
 
-/** A lock hash read by the probe's first seven fields. */
-function lockState(raw: readonly string[], n: readonly number[], serverMs: number): LockState {
-  const pttl = n[6]!;
+/**
+ * A lock hash read by the probe's first seven fields. Its lease end is the key's absolute expiry
+ * (`PEXPIRETIME`), not the server time plus `PTTL`: that sum read one untouched lease up to 4 ms
+ * apart from one probe to the next (PTTL whole ms against the script's start time), more than the
+ * oracle's 2 ms lease tolerance.
+ */
+function lockState(raw: readonly string[], n: readonly number[]): LockState {
+  const expiry = n[6]!;
   const owner = raw[2] === "" ? null : raw[2]!;
   return {
     kind: "lock",
@@ -155,7 +160,8 @@ function lockState(raw: readonly string[], n: readonly number[], serverMs: numbe
     count: n[3]!,
     fence: n[4]!,
     reserved: raw[5] === "1",
-    expiresAt: owner === null ? null : pttl >= 0 ? serverMs + pttl : NO_EXPIRY,
+    // -1: no expiry; -2: no key (then no owner either).
+    expiresAt: owner === null ? null : expiry >= 0 ? expiry : NO_EXPIRY,
   };
 }
 
