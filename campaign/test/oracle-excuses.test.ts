@@ -8,6 +8,8 @@ import type {
   ResourceState,
 } from "../src/adversary/history.ts";
 import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
+import { GrantLedger } from "../src/adversary/oracle/grant-ledger.ts";
+import { readWriteTransitions } from "../src/adversary/oracle/rw-transitions.ts";
 import { FREE, lockTransitions } from "../src/adversary/oracle/lock-transitions.ts";
 
 // Hand-made histories for the oracle's two excuses: each applies exactly in its case (the whole
@@ -327,5 +329,32 @@ describe("oracle: a release or an abandon ends only its own owner's hold", () =>
       lockTransitions(ex, (i) => (i === 1 ? owner : owners[i]))[1]!.released;
     expect(released("o2")).toBe(0);
     expect(released("o1")).toBe(1);
+  });
+});
+
+describe("oracle: a read-write lock's release ends only its own owner's live session", () => {
+  const rw = (readers: Record<string, { count: number; fence: number; expiresAt: number }>) =>
+    ({ kind: "rwlock", writer: FREE, readers }) as ResourceState;
+  const r4 = { count: 1, fence: 4, expiresAt: 335 };
+  const r7 = { count: 1, fence: 7, expiresAt: 900 };
+
+  it("a session that ran out but is still listed, across another reader's release, is not released by it", () => {
+    const ex = runs(
+      { intent: 0, script: "read-write-lock/acquire-read", at: 100, state: rw({ r4, r7 }) },
+      { intent: 7, script: "read-write-lock/release-read", at: 344, state: rw({ r4 }) },
+    );
+    const ledger = new GrantLedger();
+    readWriteTransitions(ex, ledger, (i) => (i === 7 ? "r7" : "r4"));
+    expect(ledger.releasesOf(7)).toBe(1); // its own session only
+  });
+
+  it("another reader's session pruned by a run is not that run's release", () => {
+    const ex = runs(
+      { intent: 0, script: "read-write-lock/acquire-read", at: 100, state: rw({ r4, r7 }) },
+      { intent: 7, script: "read-write-lock/release-read", at: 330, state: rw({}) },
+    );
+    const ledger = new GrantLedger();
+    readWriteTransitions(ex, ledger, (i) => (i === 7 ? "r7" : "r4"));
+    expect(ledger.releasesOf(7)).toBe(1);
   });
 });

@@ -37,7 +37,7 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
           ledger.add(t.execution, t.granted, t.released);
         break;
       case "rwlock":
-        readWriteTransitions(runs, ledger);
+        readWriteTransitions(runs, ledger, ownerOf);
         break;
       case "permit-semaphore":
         violations.push(...permitRuns(runs, ledger));

@@ -12,10 +12,15 @@ const RELEASING = /\/(release|abandon|force-unlock)/;
  * each reader's session counts on its own: a higher count is a grant to the run's call, a lower
  * one (or a session gone before its lease ran out, by a releasing script) a release.
  */
-export function readWriteTransitions(runs: readonly Execution[], ledger: GrantLedger): void {
+export function readWriteTransitions(
+  runs: readonly Execution[],
+  ledger: GrantLedger,
+  /** The owner of the call a run belongs to: a release ends only its owner's session. */
+  ownerOf: (intent: number) => string | undefined = () => undefined,
+): void {
   const writer = runs.map((e) => ({ ...e, state: (e.state as RwState).writer }));
   // One transition per run, in order; the ledger keeps the run itself (its state the whole lock's).
-  lockTransitions(writer).forEach((t, i) => ledger.add(runs[i]!, t.granted, t.released));
+  lockTransitions(writer, ownerOf).forEach((t, i) => ledger.add(runs[i]!, t.granted, t.released));
   let prev: Readonly<Record<string, ReaderState>> = {};
   for (const e of runs) {
     const after = (e.state as RwState).readers;
@@ -32,7 +37,12 @@ export function readWriteTransitions(runs: readonly Execution[], ledger: GrantLe
         else if (RELEASING.test(e.script)) released += before.count - now.count;
         continue;
       }
-      if (before && RELEASING.test(e.script) && !refusedUnapplied(e)) released += before.count;
+      // A session still there after the run (ran out, not yet pruned) was not released by it; nor
+      // one of another owner's (a script prunes sessions that ran out).
+      const by = e.intent === null ? undefined : ownerOf(e.intent);
+      const own = by === undefined || by === owner || /force/.test(e.script);
+      if (before && !survived && own && RELEASING.test(e.script) && !refusedUnapplied(e))
+        released += before.count;
       if (now) granted += now.count;
     }
     ledger.add(e, granted, released);
