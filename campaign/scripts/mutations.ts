@@ -1,5 +1,5 @@
 import { startStack } from "@edgelock/testkit";
-import { MUTATIONS } from "../src/adversary/mutations/index.ts";
+import { ALL_MUTATIONS } from "../src/adversary/mutations/index.ts";
 import { formatDetections, measureMutation } from "../src/adversary/mutations/measure.ts";
 import { installClockSkew } from "../src/world/clock-skew.ts";
 
@@ -14,7 +14,7 @@ const seed = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 1);
 const uninstall = installClockSkew();
 const stack = await startStack();
 try {
-  for (const mutation of MUTATIONS.filter((m) => only.length === 0 || only.includes(m.name))) {
+  for (const mutation of ALL_MUTATIONS.filter((m) => only.length === 0 || only.includes(m.name))) {
     const row = await measureMutation(stack, mutation, {
       runs,
       parallel,

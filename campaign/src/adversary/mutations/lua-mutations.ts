@@ -62,6 +62,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     apply: { kind: "lua", script: "lock/extend", transform: noDeadline },
     config: LOCKS_STRAGGLERS,
     seconds: 1.5,
+    pending:
+      "2/20. Redundant for one renewer: a renewal's late copy carries an old lease version, so the version check refuses it as stale even past its deadline; only a second renewer of the same lease (a hand-over's keeper) could expose it",
   },
   {
     name: "lock-release-no-deadline",
@@ -70,6 +72,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     apply: { kind: "lua", script: "lock/release", transform: noDeadline },
     config: LOCKS_STRAGGLERS,
     seconds: 1.5,
+    pending:
+      "5/20. A lock release comes from a client that knows server time, so its late copies (1.5-2.5 s) meet a hold whose lease already ended and change nothing; needs releases of long-leased holds from fresh clients",
   },
   {
     name: "semaphore-release-no-deadline",
@@ -86,6 +90,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
     config: LOCKS_LATE_WIDE,
     seconds: 3,
+    pending: "18/20 (3 s runs). Seen as applied-after-answer",
   },
   {
     name: "lock-release-ignores-tombstone",
@@ -94,6 +99,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     apply: { kind: "lua", script: "lock/release", transform: ignoreTombstone },
     config: LOCKS_SETTLED_LONG,
     seconds: 3,
+    pending:
+      "1/20. A client that knows server time settles only once its deadline passed, so any later copy is refused as LATE before the tombstone matters; only a fresh client's release (resume, then release without extending) exposes it, and the workload extends after resume as the docs advise",
   },
   {
     name: "semaphore-release-ignores-tombstone",
@@ -128,5 +135,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     },
     config: LOCKS_CONGESTED,
     seconds: 2,
+    pending:
+      "1/20. For one renewer the operation record, the tombstone and the deadline already stop a stale renewal; the version only orders renewals of two objects (a resumed hold and the first invocation's keeper), which the workload rarely races",
   },
 ];
