@@ -4,7 +4,7 @@ import { formatDetections, measureMutation } from "../src/adversary/mutations/me
 import { installClockSkew } from "../src/world/clock-skew.ts";
 
 // `pnpm --filter @edgelock/campaign mutations [name…]`: how often the checker reports each
-// mutation (EDGELOCK_MUTATION_RUNS, default 20, EDGELOCK_MUTATION_PARALLEL at a time, default 5),
+// mutation (EDGELOCK_MUTATION_RUNS, default 20, EDGELOCK_MUTATION_PARALLEL at a time, default 2),
 // and with EDGELOCK_MUTATION_CONTROL=1 the same worlds on the unmutated core.
 const only = process.argv.slice(2);
 const runs = Number(process.env["EDGELOCK_MUTATION_RUNS"] ?? 20);

@@ -20,7 +20,7 @@ import { installClockSkew } from "../src/world/clock-skew.ts";
 const RUNS = 20;
 const NEEDED = 19;
 /** Worlds at once on the shared stack: more starve a loaded 2-core machine into timeouts only. */
-const PARALLEL = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 5);
+const PARALLEL = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 2);
 const SEED = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 1);
 
 let stack: Stack;
