@@ -174,6 +174,9 @@ async function extend(
 async function handOver(s: Section, h: Holding): Promise<Holding | null> {
   const { ctx } = s;
   const lease = h.inv.run(() => h.held.toJSON());
+  // The first invocation is gone (a redelivered job): its keeper, if any, renews no more. Two
+  // live renewers of one lease would shorten each other's (see campaign/README.md).
+  h.inv.end();
   for (const id of h.holdIds) ctx.ledger.letGo(id);
   await pause(ctx.random.int(0, ctx.leaseMs / 4));
   const inv = ctx.invocation();

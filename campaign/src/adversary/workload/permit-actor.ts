@@ -116,6 +116,8 @@ async function extend(s: Section, h: Holding, ms: number, kind: IntentKind): Pro
 async function handOver(s: Section, h: Holding): Promise<Holding> {
   const { ctx } = s;
   const json = h.inv.run(() => h.permit.toJSON());
+  // The first invocation is gone: its keeper, if any, renews no more (as the Lock's hand-over).
+  h.inv.end();
   ctx.ledger.letGo(h.holdId);
   await pause(ctx.random.int(0, ctx.leaseMs / 4));
   const inv = ctx.invocation();

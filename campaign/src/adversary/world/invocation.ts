@@ -1,6 +1,7 @@
 import {
   createClient,
   resolveBackend,
+  TransportError,
   type Backend,
   type EdgelockClient,
   type RedisInput,
@@ -37,6 +38,11 @@ export interface Invocation {
   readonly skew: Skew;
   /** Runs `fn` on this invocation's clock. */
   run<T>(fn: () => T): T;
+  /**
+   * The invocation ends (a Worker returned, a job's run crashed): nothing it would still send is
+   * sent — its keepers' next renewals fail as never sent. Copies already sent still run.
+   */
+  end(): void;
 }
 
 export function newInvocation(
@@ -54,9 +60,18 @@ export function newInvocation(
           retry: false,
           enableAutoPipelining: false,
         });
+  let ended = false;
+  const scheduled = scheduler.wrap((settings.weaken ?? same)(resolveBackend(redis)));
+  const backend: Backend = {
+    kind: scheduled.kind,
+    command: (args, signal) =>
+      ended
+        ? Promise.reject(new TransportError("the invocation has ended", { ambiguous: false }))
+        : scheduled.command(args, signal),
+  };
   const client = runSkewed(skew, () =>
     createClient({
-      redis: scheduler.wrap((settings.weaken ?? same)(resolveBackend(redis))),
+      redis: backend,
       prefix: settings.prefix,
       leaseMs: settings.leaseMs,
       requestTimeoutMs: settings.requestTimeoutMs,
@@ -68,7 +83,14 @@ export function newInvocation(
         : { operationRecordTtlMs: settings.operationRecordTtlMs }),
     }),
   );
-  return { client, skew, run: (fn) => runSkewed(skew, fn) };
+  return {
+    client,
+    skew,
+    run: (fn) => runSkewed(skew, fn),
+    end: () => {
+      ended = true;
+    },
+  };
 }
 
 const same = (backend: Backend): Backend => backend;
