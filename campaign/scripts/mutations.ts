@@ -8,7 +8,7 @@ import { installClockSkew } from "../src/world/clock-skew.ts";
 // and with EDGELOCK_MUTATION_CONTROL=1 the same worlds on the unmutated core.
 const only = process.argv.slice(2);
 const runs = Number(process.env["EDGELOCK_MUTATION_RUNS"] ?? 20);
-const parallel = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 5);
+const parallel = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 2);
 const control = process.env["EDGELOCK_MUTATION_CONTROL"] === "1";
 const seed = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 1);
 const uninstall = installClockSkew();
