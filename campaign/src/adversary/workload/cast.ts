@@ -21,7 +21,8 @@ import { permitActor } from "./permit-actor.ts";
  * live, their setup, their actors and their state at quiescence.
  */
 export const FAIR_LOCKS = ["f"];
-export const RW_LOCKS = ["r"];
+// Two read-write locks: one alone, its writers waiting out every reader, made too few sections.
+export const RW_LOCKS = ["r", "q"];
 export const PERMIT_SEMAPHORES = ["p"];
 export const LATCHES = ["l", "m"];
 export const PERMIT_SEMAPHORE_PERMITS = 2;
