@@ -312,6 +312,33 @@ describe("oracle: permit-expirable semaphore", () => {
     expect(classes(h)).toEqual({});
   });
 
+  it("a release that says it released a permit whose lease ends as it is sent released it", () => {
+    const h = history(
+      runs(
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes(1, { p1: 500 }),
+          subject: "p1",
+        },
+        {
+          intent: 2,
+          resource: PES,
+          script: "permit-semaphore/release",
+          at: 500,
+          state: pes(1, {}),
+          subject: "p1",
+          reply: [1, 1],
+        },
+      ),
+      [acquire(1, "p1", "ok"), intent(2, "permit-release", PES, "o1", "ok", { holdId: 0 })],
+      [belief(0, PES, "p1", 1, { mode: "permit", releasedAt: 500 })],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
   it("a run that leaves more live permits than the total has created one", () => {
     const h = history(
       runs(

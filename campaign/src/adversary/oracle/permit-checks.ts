@@ -69,7 +69,11 @@ export function permitRuns(runs: readonly Execution[], ledger: GrantLedger): Adv
  * run (with the boundary tolerance); in between, either outcome is accepted, as the script saw it.
  */
 function releasedHere(expiry: number | undefined, e: Execution): boolean {
-  if (expiry === undefined || expiry <= e.sentAt) return false;
+  if (expiry === undefined) return false;
+  // The script said it released the permit (present before): it found it live, whatever the
+  // real-time send says of a lease ending the same millisecond (the script ran after the send).
+  if (Array.isArray(e.reply) && Number(e.reply[0]) === 1) return true;
+  if (expiry <= e.sentAt) return false;
   if (expiry > e.doneAt + BOUNDARY_TOLERANCE_MS) return true;
   return Array.isArray(e.reply) && Number(e.reply[0]) === 1;
 }
