@@ -339,6 +339,57 @@ describe("oracle: permit-expirable semaphore", () => {
     expect(classes(h)).toEqual({});
   });
 
+  it("a permit whose lease ends as another run reads it, then renewed, stays its holder's", () => {
+    const h = history(
+      runs(
+        {
+          intent: 1,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 10,
+          state: pes(1, { p1: 500 }),
+          subject: "p1",
+        },
+        // Another call's run reads p1 still listed, its lease ending that millisecond.
+        {
+          intent: 3,
+          resource: PES,
+          script: "permit-semaphore/acquire",
+          at: 500,
+          state: pes(1, { p1: 500 }),
+          subject: "p9",
+        },
+        // The holder's extend found it live at the server and renewed it.
+        {
+          intent: 4,
+          resource: PES,
+          script: "permit-semaphore/extend",
+          at: 500,
+          state: pes(1, { p1: 900 }),
+          subject: "p1",
+          reply: [1, 1, 400],
+        },
+        {
+          intent: 2,
+          resource: PES,
+          script: "permit-semaphore/release",
+          at: 600,
+          state: pes(1, {}),
+          subject: "p1",
+          reply: [1, 1],
+        },
+      ),
+      [
+        acquire(1, "p1", "ok"),
+        intent(2, "permit-release", PES, "o1", "ok", { holdId: 0 }),
+        intent(3, "permit-acquire", PES, "o3", "none", { primitive: "permit-semaphore" }),
+        intent(4, "permit-extend", PES, "o1", "ok", { holdId: 0 }),
+      ],
+      [belief(0, PES, "p1", 1, { mode: "permit", releasedAt: 600 })],
+    );
+    expect(classes(h)).toEqual({});
+  });
+
   it("a run that leaves more live permits than the total has created one", () => {
     const h = history(
       runs(

@@ -29,7 +29,9 @@ export function permitRuns(runs: readonly Execution[], ledger: GrantLedger): Adv
     let granted = 0;
     let released = 0;
     for (const id of claimed) {
-      if (liveAfter.has(id)) continue;
+      // Still listed (its lease ran out this millisecond, not pruned yet): a renewal may still
+      // find it live at the server; it ends when a run removes it.
+      if (liveAfter.has(id) || after.permits[id] !== undefined) continue;
       claimed.delete(id);
       // A release or abandon names its permit (the waiter id): it removes that one only.
       const own = e.subject === undefined || e.subject === id;
