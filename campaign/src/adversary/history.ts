@@ -4,25 +4,52 @@
  * redis-server also reads, so server and client times are comparable.
  */
 
+/** A lock's hash (the Lock's layout, also the FairLock's and a ReadWriteLock's writer). */
+export interface LockState {
+  readonly kind: "lock";
+  readonly owner: string | null;
+  readonly fence: number;
+  readonly count: number;
+  /** True while a direct grant is reserved for a waiter that has not claimed it. */
+  readonly reserved: boolean;
+  /** Server ms at which the lease ends (null: free). */
+  readonly expiresAt: number | null;
+}
+
 /** The state of one resource, read right after a script ran (requests are serialized). */
 export type ResourceState =
-  | {
-      readonly kind: "lock";
-      readonly owner: string | null;
-      readonly fence: number;
-      readonly count: number;
-      /** True while a direct grant is reserved for a waiter that has not claimed it. */
-      readonly reserved: boolean;
-      /** Server ms at which the lease ends (null: free). */
-      readonly expiresAt: number | null;
-    }
+  | LockState
   | {
       readonly kind: "semaphore";
       readonly available: number;
       readonly total: number;
       /** Permits handed to waiters that have not claimed them yet. */
       readonly reserved: number;
+    }
+  | {
+      /** A read-write lock: the writer's hash (the Lock's layout) and every live reader. */
+      readonly kind: "rwlock";
+      readonly writer: LockState;
+      /** Reader owner → its read session (count, fence, server ms at which its lease ends). */
+      readonly readers: Readonly<Record<string, ReaderState>>;
+    }
+  | {
+      /** A permit-expirable semaphore: its total and each live permit's lease end (server ms). */
+      readonly kind: "permit-semaphore";
+      readonly total: number;
+      readonly permits: Readonly<Record<string, number>>;
+    }
+  | {
+      /** A count-down latch: its count (0: open, the key gone). */
+      readonly kind: "latch";
+      readonly count: number;
     };
+
+export interface ReaderState {
+  readonly count: number;
+  readonly fence: number;
+  readonly expiresAt: number;
+}
 
 /** One script run at the server, in execution order. */
 export interface Execution {
@@ -31,7 +58,10 @@ export interface Execution {
   readonly intent: number | null;
   readonly script: string;
   readonly command: "EVALSHA" | "EVAL";
-  /** The resource key (KEYS[1]) and its operation id, when the call carries one. */
+  /**
+   * The resource (its main key) and the call's operation id, when it carries one. A script that
+   * touches several resources (a multi-lock's locks) logs one execution per resource, in a row.
+   */
   readonly resource: string;
   readonly opId: string | null;
   /** How the scheduler delivered this copy. */
@@ -46,7 +76,22 @@ export interface Execution {
   readonly reply: unknown;
   readonly error: string | null;
   readonly state: ResourceState;
+  /** A fault the rest-server injected into this copy (its caller saw an error, not the reply). */
+  readonly serverFault?: string;
+  /** The script's first own argument (the owner, a permit or waiter id), to attribute grants by id. */
+  readonly subject?: string;
 }
+
+/** The primitives the adversary drives (a section count per primitive goes in the report). */
+export type Primitive =
+  | "lock"
+  | "fair-lock"
+  | "rw-read"
+  | "rw-write"
+  | "multi-lock"
+  | "semaphore"
+  | "permit-semaphore"
+  | "latch";
 
 export type IntentKind =
   | "tryAcquire"
@@ -57,14 +102,28 @@ export type IntentKind =
   | "resume-extend"
   | "resume-release"
   | "sem-acquire"
-  | "sem-release";
+  | "sem-release"
+  | "permit-acquire"
+  | "permit-extend"
+  | "permit-release"
+  | "permit-resume-extend"
+  | "add-permits"
+  | "latch-set"
+  | "latch-count-down"
+  | "latch-await";
 
 /** One public call and what its caller was told. */
 export interface Intent {
   readonly id: number;
   readonly actor: string;
   readonly kind: IntentKind;
+  /** Absent: "lock" or "semaphore" by kind (histories recorded before other primitives). */
+  readonly primitive?: Primitive;
   readonly resource: string;
+  /** Every resource the call acts on when more than one (a multi-lock's locks). */
+  readonly resources?: readonly string[];
+  /** A latch round this call belongs to. */
+  readonly round?: number;
   readonly owner: string;
   readonly startedAt: number;
   endedAt: number | null;
@@ -90,6 +149,11 @@ export interface Belief {
   readonly keepAlive: boolean;
   /** Resumed from `toJSON()` in another client. */
   readonly resumed: boolean;
+  /**
+   * A read-write lock's side (absent: an exclusive hold): readers share, a writer excludes all.
+   * "permit": a PermitExpirableSemaphore's permit (its owner is the permit id).
+   */
+  readonly mode?: "read" | "write" | "permit";
 }
 
 /** The client's belief about a hold sampled right after an execution: its local deadline. */
@@ -111,6 +175,8 @@ export interface AdversaryHistory {
   readonly samples: BeliefSample[];
   /** State of each resource read at quiescence (all callers done, background work settled). */
   final: Record<string, ResourceState>;
+  /** Server ms of the final probe (leases running past it are still held at quiescence). */
+  finalAt?: number;
   /** Semaphore totals as set before the run. */
   readonly totals: Record<string, number>;
 }

@@ -1,5 +1,5 @@
 import { createClient, type EdgelockClient } from "@edgelock/core";
-import { closeAll, makeNodeRedis, startStack } from "@edgelock/testkit";
+import { makeNodeRedis, startStack, type Stack } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis";
 import { writeFileSync } from "node:fs";
 import { keyBase, lockKeys, semaphoreKeys } from "../../../packages/core/src/keys.ts";
@@ -10,6 +10,7 @@ import type { AdversaryHistory } from "./history.ts";
 import { checkAdversaryHistory, type AdversaryResult } from "./oracle/check.ts";
 import type { ActorContext } from "./workload/actor.ts";
 import { Ledger } from "./workload/ledger.ts";
+import { CAST_NAMES, castRecordBases, setUpCast } from "./workload/cast.ts";
 import { lockActor } from "./workload/lock-actor.ts";
 import { semaphoreActor } from "./workload/semaphore-actor.ts";
 import { realNow } from "./world/intent-context.ts";
@@ -25,6 +26,18 @@ export interface AdversaryRunOptions {
   readonly backend?: "rest" | "tcp";
   /** Where a failing run's history goes; absent: not written. */
   readonly dumpDir?: string;
+  /**
+   * A Redis and rest-server shared with other runs (in parallel: each its own key prefix);
+   * absent: the run starts its own and stops it.
+   */
+  readonly stack?: Stack;
+  /** Key prefix; default `adv<seed>`. Runs sharing a stack need distinct ones. */
+  readonly prefix?: string;
+  /** A mutation in the world (`applyMutation`): weakened scripts, loaded before the run. */
+  readonly mutation?: {
+    readonly weaken?: InvocationSettings["weaken"];
+    readonly scripts: readonly string[];
+  };
 }
 
 export interface AdversaryRun {
@@ -33,7 +46,8 @@ export interface AdversaryRun {
   readonly file: string | null;
 }
 
-const LOCKS = ["a", "b"];
+// One hash tag: a multi-lock over both names is one script (all or nothing in one run).
+const LOCKS = ["{ab}a", "{ab}b"];
 const SEMAPHORES = ["s"];
 const PERMITS = 3;
 
@@ -42,18 +56,23 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
   const { config, seed } = options;
   const backend = options.backend ?? "rest";
   const uninstallSkew = installClockSkew();
-  const stack = await startStack();
+  const stack = options.stack ?? (await startStack());
+  const connections: { destroy(): void }[] = [];
   const keepAlive = setInterval(() => undefined, 1_000);
   try {
     const probeRedis = await makeNodeRedis(stack.redis.url);
+    connections.push(probeRedis);
     await preloadScripts(probeRedis);
-    const prefix = `adv${seed}`;
+    for (const source of options.mutation?.scripts ?? []) await probeRedis.scriptLoad(source);
+    const prefix = options.prefix ?? `adv${seed}`;
     const lockKey = (name: string) => lockKeys(prefix, name).lock;
     const semaphoreKey = (name: string) => semaphoreKeys(prefix, name).state;
     const history: AdversaryHistory = {
       seed,
       config: `${config.name}/${backend}`,
-      faults: config.mix.late + config.mix.duplicate + config.mix.lostResponse > 0,
+      faults:
+        config.mix.late + config.mix.duplicate + config.mix.lostResponse > 0 ||
+        (backend === "rest" && options.stack === undefined && (config.mix.serverFault ?? 0) > 0),
       executions: [],
       intents: [],
       beliefs: [],
@@ -62,11 +81,16 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       totals: {},
     };
     const ledger = new Ledger(history);
+    const recordBases = castRecordBases(prefix);
     const scheduler = new Scheduler({
       random: new Random(seed ^ 0x5bd1e995),
       mix: config.mix,
       probe: probeRedis,
+      // The rest-server's own per-request faults: only a REST client has it in its path, and
+      // only a run that owns its rest-server arms them (the scheduler clears rules not taken).
+      ...(backend === "rest" && options.stack === undefined ? { serverFaults: stack.faults } : {}),
       semaphoreBases: new Set(SEMAPHORES.map((name) => keyBase(prefix, name))),
+      recordBases,
       onRun: (e) => {
         history.executions.push(e);
         ledger.sample(e.seq);
@@ -77,10 +101,14 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       await admin.semaphore(name).trySetPermits(PERMITS);
       history.totals[semaphoreKey(name)] = PERMITS;
     }
+    const cast = await setUpCast(admin, prefix, config, recordBases);
+    const tcp = backend === "tcp" ? await makeNodeRedis(stack.redis.url) : undefined;
+    if (tcp) connections.push(tcp);
     const settings: InvocationSettings = {
       backend,
       ...stack.rest,
-      ...(backend === "tcp" ? { tcp: await makeNodeRedis(stack.redis.url) } : {}),
+      ...(tcp ? { tcp } : {}),
+      ...(options.mutation?.weaken ? { weaken: options.mutation.weaken } : {}),
       prefix,
       leaseMs: config.leaseMs,
       requestTimeoutMs: config.requestTimeoutMs,
@@ -107,10 +135,13 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         },
         locks: LOCKS,
         semaphores: SEMAPHORES,
+        ...CAST_NAMES,
+        prefix,
         lockKey,
         semaphoreKey,
         leaseMs: config.leaseMs,
         minExtendMs: config.minExtendMs,
+        tilt: config.tilt,
         until,
       };
     };
@@ -119,6 +150,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       ...Array.from({ length: config.semaphoreActors }, (_, i) =>
         semaphoreActor(actor(`S${i}`, 100 + i)),
       ),
+      cast.run(actor),
     ]);
     // Quiescence: background work settled and no held-back copy left to run.
     for (let round = 0; round < 2; round++) {
@@ -131,6 +163,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       history.final[semaphoreKey(name)] = (
         await probe(probeRedis, semaphoreKey(name), "semaphore")
       ).state;
+    await cast.probeFinal(probeRedis, history);
     scheduler.close();
     const result = checkAdversaryHistory(history);
     let file: string | null = null;
@@ -141,8 +174,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
     return { history, result, file };
   } finally {
     try {
-      await closeAll();
-      await stack.close();
+      // Only this run's own connections: `closeAll()` would close those of runs beside it.
+      for (const c of connections) c.destroy();
+      if (options.stack === undefined) await stack.close();
     } finally {
       clearInterval(keepAlive);
       uninstallSkew();

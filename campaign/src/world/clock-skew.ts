@@ -15,11 +15,16 @@ const realNow = Date.now;
  * what it does. Returns the uninstaller.
  */
 export function installClockSkew(): () => void {
-  Date.now = () => realNow() + (current.getStore()?.ms ?? 0);
+  // Counted: runs in one process (the mutation test's parallel worlds) install it each.
+  if (installed++ === 0) Date.now = () => realNow() + (current.getStore()?.ms ?? 0);
+  let done = false;
   return () => {
-    Date.now = realNow;
+    if (done) return;
+    done = true;
+    if (--installed === 0) Date.now = realNow;
   };
 }
+let installed = 0;
 
 export function runSkewed<T>(skew: Skew, fn: () => T): T {
   return current.run(skew, fn);

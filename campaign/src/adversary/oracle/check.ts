@@ -1,15 +1,22 @@
 import type { AdversaryHistory, Execution } from "../history.ts";
 import { checkAcquires } from "./acquire-checks.ts";
+import { checkAppliedAfterAnswer } from "./after-answer-checks.ts";
 import { GrantLedger } from "./grant-ledger.ts";
 import { checkLeases } from "./lease-checks.ts";
 import { lockTransitions } from "./lock-transitions.ts";
 import { checkFinal, checkLeakedHolds, checkLostWithoutFault } from "./release-checks.ts";
+import { checkLatches } from "./latch-checks.ts";
+import { checkPermitReleases, permitRuns } from "./permit-checks.ts";
+import { readWriteTransitions } from "./rw-transitions.ts";
+import { sectionCounts } from "./sections.ts";
 import { checkCapacity, checkSemaphoreReleases, semaphoreRuns } from "./semaphore-checks.ts";
 import type { AdversaryViolation, AdversaryViolationClass } from "./violation.ts";
 
 export interface AdversaryResult {
   readonly violations: AdversaryViolation[];
   readonly counts: Partial<Record<AdversaryViolationClass, number>>;
+  /** Critical sections per primitive (latch: rounds) and in all (`sectionCounts`). */
+  readonly sections: ReturnType<typeof sectionCounts>;
 }
 
 /** Replays a recorded history (pure: the same history always gives the same verdict). */
@@ -22,24 +29,41 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
   }
   const ledger = new GrantLedger();
   const violations: AdversaryViolation[] = [];
-  for (const [resource, runs] of byResource) {
-    if (runs[0]!.state.kind === "lock")
-      for (const t of lockTransitions(runs)) ledger.add(t.execution, t.granted, t.released);
-    else violations.push(...semaphoreRuns(history, runs, ledger));
-    void resource;
+  const ownerOf = (intent: number) => history.intents[intent]?.owner;
+  for (const runs of byResource.values()) {
+    switch (runs[0]!.state.kind) {
+      case "lock": // the Lock, the FairLock, a multi-lock's parts: one exclusive lock hash each
+        for (const t of lockTransitions(runs, ownerOf))
+          ledger.add(t.execution, t.granted, t.released);
+        break;
+      case "rwlock":
+        readWriteTransitions(runs, ledger, ownerOf);
+        break;
+      case "permit-semaphore":
+        violations.push(...permitRuns(runs, ledger));
+        break;
+      case "semaphore":
+        violations.push(...semaphoreRuns(history, runs, ledger));
+        break;
+      case "latch": // see checkLatches
+        break;
+    }
   }
   violations.push(
-    ...checkAcquires(history.intents, ledger, byResource),
+    ...checkAcquires(history.intents, ledger, byResource, history),
     ...checkLeases(history, byResource),
+    ...checkAppliedAfterAnswer(history.intents, ledger),
     ...checkLeakedHolds(history, byResource),
     ...checkSemaphoreReleases(history, ledger),
+    ...checkPermitReleases(history, ledger),
+    ...checkLatches(history, byResource),
     ...checkCapacity(history),
-    ...checkFinal(history),
+    ...checkFinal(history, ledger),
     ...checkLostWithoutFault(history),
   );
   const counts: Partial<Record<AdversaryViolationClass, number>> = {};
   for (const v of violations) counts[v.class] = (counts[v.class] ?? 0) + 1;
-  return { violations, counts };
+  return { violations, counts, sections: sectionCounts(history) };
 }
 
 /** Per-class counts, then the first few violations of each class. */
@@ -48,8 +72,13 @@ export function formatAdversaryReport(
   result: AdversaryResult,
   perClass = 3,
 ): string {
+  const sections = result.sections;
+  const per = Object.entries(sections.byPrimitive)
+    .map(([p, n]) => `${p} ${n}`)
+    .join(", ");
   const lines = [
     `adversary ${history.config} seed ${history.seed}: ${history.intents.length} intents, ${history.executions.length} script runs, ${result.violations.length} violations`,
+    `  sections: ${sections.total} (${per || "none"}; latch: rounds)`,
   ];
   for (const [cls, count] of Object.entries(result.counts)) {
     lines.push(`  ${cls}: ${count}`);

@@ -7,9 +7,12 @@ export class GrantLedger {
   /** The run of each intent's first applied grant and its last applied release. */
   readonly firstGrant = new Map<number, Execution>();
   readonly lastRelease = new Map<number, Execution>();
+  /** Every run that applied a grant or a release, in execution order. */
+  readonly applying: Execution[] = [];
 
   add(e: Execution, granted: number, released: number): void {
     if (e.intent === null) return;
+    if (granted > 0 || released > 0) this.applying.push(e);
     if (granted > 0) {
       this.granted.set(e.intent, (this.granted.get(e.intent) ?? 0) + granted);
       if (!this.firstGrant.has(e.intent)) this.firstGrant.set(e.intent, e);

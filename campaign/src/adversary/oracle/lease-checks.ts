@@ -1,5 +1,5 @@
 import type { AdversaryHistory, Belief, Execution, Intent } from "../history.ts";
-import { lockStateAt } from "./lock-transitions.ts";
+import { serverHoldAt } from "./hold-state.ts";
 import {
   BOUNDARY_TOLERANCE_MS,
   type AdversaryViolation,
@@ -9,8 +9,9 @@ import {
 /**
  * Honest leases and mutual exclusion, as the clients acted on them. After every run, each live
  * hold's local deadline was sampled: whenever a client believes it holds (its deadline is ahead),
- * the server must hold exactly that owner and fence, until at least that deadline. Two holds
- * believed on one lock at once are an overlap.
+ * the server must hold exactly that hold (a lock's owner and fence, a reader's session, a permit
+ * id), until at least that deadline. Two holds believed on one lock at once are an overlap,
+ * unless both are read sessions; permits are counted, not excluded.
  */
 export function checkLeases(
   history: AdversaryHistory,
@@ -29,10 +30,8 @@ export function checkLeases(
     list.push(belief);
     believedAt.set(s.seq, list);
     const runs = byResource.get(belief.resource) ?? [];
-    const state = lockStateAt(runs, s.seq, s.at);
-    const holds = state.owner === belief.owner && state.fence === belief.fence && !state.reserved;
-    const serverEnd = holds ? (state.expiresAt ?? 0) : s.at;
-    const lie = s.deadline - serverEnd;
+    const server = serverHoldAt(runs, s.seq, s.at, belief);
+    const lie = s.deadline - server.end;
     if (lie <= BOUNDARY_TOLERANCE_MS) continue;
     const setter = leaseSetter(runs, s.seq, belief, intents);
     const cls =
@@ -42,17 +41,15 @@ export function checkLeases(
     const key = `${cls}:${belief.holdId}`;
     if (reported.has(key)) continue;
     reported.add(key);
-    const server = holds
+    const what = server.holds
       ? `the server's lease ends ${Math.round(lie)} ms earlier`
-      : state.owner === null
-        ? "the server has it free"
-        : `the server has it held by another hold (fence ${state.fence})`;
+      : `the server has ${server.instead}`;
     out.push({
       class: cls,
       resource: belief.resource,
       holdId: belief.holdId,
       seq: s.seq,
-      detail: `hold ${belief.holdId}${belief.resumed ? " (resumed)" : ""} believed for ${Math.round(s.deadline - s.at)} ms more; ${server}${setter ? `; its lease last set by run #${setter.seq} (${setter.copy} copy of ${setter.script}, intent ${setter.intent})` : ""}`,
+      detail: `hold ${belief.holdId}${belief.resumed ? " (resumed)" : ""} believed for ${Math.round(s.deadline - s.at)} ms more; ${what}${setter ? `; its lease last set by run #${setter.seq} (${setter.copy} copy of ${setter.script}, intent ${setter.intent})` : ""}`,
     });
   }
   for (const [seq, list] of believedAt) out.push(...overlaps(seq, list, reported));
@@ -69,9 +66,9 @@ function leaseSetter(
   for (let i = runs.length - 1; i >= 0; i--) {
     const e = runs[i]!;
     if (e.seq > seq || e.intent === null || !/extend|acquire/.test(e.script)) continue;
-    if (intents[e.intent]!.owner !== belief.owner) continue; // someone else's busy poll
-    const st = e.state as { owner?: unknown; fence?: unknown };
-    if (st.owner === belief.owner && st.fence === belief.fence) return e;
+    // Someone else's busy poll (a permit's renewals and claims name it by id).
+    if ((e.subject ?? intents[e.intent]!.owner) !== belief.owner) continue;
+    if (serverHoldAt(runs, e.seq, e.doneAt, belief).holds) return e;
   }
   return undefined;
 }
@@ -110,6 +107,8 @@ function overlaps(
     for (const b of list) {
       if (a.holdId >= b.holdId || a.resource !== b.resource) continue;
       if (a.owner === b.owner && a.fence === b.fence) continue; // nested holds of one owner
+      if (a.mode === "permit" || b.mode === "permit") continue; // permits: see checkCapacity
+      if (a.mode === "read" && b.mode === "read") continue; // readers share
       const key = `overlap:${a.holdId}:${b.holdId}`;
       if (reported.has(key)) continue;
       reported.add(key);
@@ -134,6 +133,6 @@ function confirmedSince(runs: readonly Execution[], seq: number, belief: Belief)
       /extend/.test(e.script) &&
       Array.isArray(e.reply) &&
       Number(e.reply[0]) === 1 &&
-      (e.state as { owner?: unknown }).owner === belief.owner,
+      serverHoldAt(runs, e.seq, e.doneAt, belief).holds,
   );
 }

@@ -27,18 +27,36 @@ export interface LockTransition {
 const RELEASING = /\/(release|abandon|force-unlock|forceUnlock)/;
 
 /**
- * Walks one lock's runs in execution order. The state before a run is the previous snapshot,
- * unless its lease surely ended before the run was sent.
+ * A copy the protocol refused unapplied (`LATE` −100, `TOMBSTONED` −101) changed nothing: a hold
+ * gone after it had run out by its lease while the run was in flight.
  */
-export function lockTransitions(executions: readonly Execution[]): LockTransition[] {
+export function refusedUnapplied(e: Execution): boolean {
+  return Array.isArray(e.reply) && (e.reply[0] === -100 || e.reply[0] === -101);
+}
+
+/**
+ * Walks one lock's runs in execution order. The state before a run is the previous snapshot,
+ * unless its lease surely ended before the run was sent (and the run did not find it still there).
+ */
+export function lockTransitions(
+  executions: readonly Execution[],
+  /** The owner of the call a run belongs to: a release or an abandon ends only its owner's hold. */
+  ownerOf: (intent: number) => string | undefined = () => undefined,
+): LockTransition[] {
   let prev: LockState = FREE;
   const out: LockTransition[] = [];
   for (const e of executions) {
     const after = e.state as LockState;
-    const expired = prev.owner !== null && prev.expiresAt !== null && prev.expiresAt <= e.sentAt;
+    // Still there after the run (owner and fence: a fence is never granted twice), it had not
+    // ended at the server when the run ran, whatever the probe's ms-grained expiry said.
+    const survived =
+      prev.owner !== null && after.owner === prev.owner && after.fence === prev.fence;
+    const expired =
+      !survived && prev.owner !== null && prev.expiresAt !== null && prev.expiresAt <= e.sentAt;
     const before = expired ? FREE : prev;
     let granted = 0;
     let released = 0;
+    const refused = refusedUnapplied(e);
     const same =
       before.owner !== null && before.owner === after.owner && before.fence === after.fence;
     if (same) {
@@ -48,7 +66,9 @@ export function lockTransitions(executions: readonly Execution[]): LockTransitio
       if (before.reserved && !after.reserved) granted += 1;
     } else {
       // The hold before ended here: released by this run, or it had expired as the run ran.
-      if (before.owner !== null && RELEASING.test(e.script) && e.intent !== null)
+      const by = e.intent === null ? undefined : ownerOf(e.intent);
+      const own = by === undefined || by === before.owner || /force/.test(e.script);
+      if (before.owner !== null && RELEASING.test(e.script) && e.intent !== null && !refused && own)
         released += before.reserved ? 0 : before.count;
       // A direct grant reserved for a waiter is nobody's hold until the waiter claims it.
       if (after.owner !== null && !after.reserved) granted += after.count;

@@ -1,10 +1,17 @@
-import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
-import { lockStateAt } from "./lock-transitions.ts";
+import type { AdversaryHistory, Belief, Execution, ResourceState } from "../history.ts";
+import { undoneByLaterAbandon } from "./excuses.ts";
+import { serverHoldAt } from "./hold-state.ts";
+import { finalProblemOfKind } from "./final-kinds.ts";
+import type { GrantLedger } from "./grant-ledger.ts";
+import { permitsInDoubt } from "./semaphore-checks.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
 /**
  * Once an owner has released every hold it was told of on a lock, the server must not hold that
- * lock for that owner and fence any more (a leftover count is a hold nobody was told about).
+ * lock for that owner and fence any more (a leftover count is a hold nobody was told about),
+ * unless the background abandon of that owner's acquire left in doubt takes it back next. An
+ * owner with a release of that hold still in doubt (it ended in an error) was not told it
+ * released everything: the level it may not have released runs out with the lease.
  */
 export function checkLeakedHolds(
   history: AdversaryHistory,
@@ -12,7 +19,8 @@ export function checkLeakedHolds(
 ): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
   for (const intent of history.intents) {
-    if (intent.kind !== "release" || intent.outcome !== "ok" || intent.endedAt === null) continue;
+    const releasing = intent.kind === "release" || intent.kind === "permit-release";
+    if (!releasing || intent.outcome !== "ok" || intent.endedAt === null) continue;
     const belief = history.beliefs[intent.holdId!]!;
     const end = intent.endedAt;
     const stillTold = history.beliefs.some(
@@ -23,32 +31,33 @@ export function checkLeakedHolds(
         b.toldAt <= end &&
         (b.releasedAt === null || b.releasedAt >= end),
     );
-    if (stillTold) continue;
+    if (stillTold || releaseInDoubt(history, belief, end)) continue;
     const runs = byResource.get(belief.resource) ?? [];
     const last = runs.filter((e) => e.doneAt <= end).at(-1);
     if (!last) continue;
-    const state = lockStateAt(runs, last.seq, end);
-    if (state.owner === belief.owner && state.fence === belief.fence)
-      out.push({
-        class: "leaked-hold",
-        resource: belief.resource,
-        intent: intent.id,
-        holdId: belief.holdId,
-        seq: last.seq,
-        detail: `owner released all it was told of (fence ${belief.fence}); the server still holds ${state.count} for it`,
-      });
+    if (!serverHoldAt(runs, last.seq, end, belief).holds) continue;
+    if (undoneByLaterAbandon(history, runs, last.seq, belief.owner, belief.fence)) continue;
+    out.push({
+      class: "leaked-hold",
+      resource: belief.resource,
+      intent: intent.id,
+      holdId: belief.holdId,
+      seq: last.seq,
+      detail: `owner released all it was told of (fence ${belief.fence}); the server still holds it`,
+    });
   }
   return out;
 }
 
 /**
  * At quiescence a lock may be held only by a hold whose owner knows its release failed; a
- * semaphore must have every permit back (available + reserved = total).
+ * semaphore must have every permit back (available + reserved = total), but those of holds whose
+ * release stayed in doubt and never applied (`permitsInDoubt`).
  */
-export function checkFinal(history: AdversaryHistory): AdversaryViolation[] {
+export function checkFinal(history: AdversaryHistory, ledger: GrantLedger): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
   for (const [resource, state] of Object.entries(history.final)) {
-    const detail = finalProblem(history, resource, state);
+    const detail = finalProblem(history, ledger, resource, state);
     if (detail !== null) out.push({ class: "final-state", resource, detail });
   }
   return out;
@@ -56,13 +65,17 @@ export function checkFinal(history: AdversaryHistory): AdversaryViolation[] {
 
 function finalProblem(
   history: AdversaryHistory,
+  ledger: GrantLedger,
   resource: string,
   state: ResourceState,
 ): string | null {
   if (state.kind === "semaphore") {
     const have = state.available + state.reserved;
-    return have === state.total ? null : `${have} of ${state.total} permits back`;
+    const stuck = permitsInDoubt(history, ledger, resource);
+    if (have === state.total - stuck) return null;
+    return `${have} of ${state.total} permits back${stuck > 0 ? ` (${stuck} in holds whose release stayed in doubt)` : ""}`;
   }
+  if (state.kind !== "lock") return finalProblemOfKind(history, resource, state);
   if (state.owner === null) return null;
   const holds = history.beliefs.filter(
     (b) => b.resource === resource && b.owner === state.owner && b.fence === state.fence,
@@ -95,4 +108,19 @@ export function checkLostWithoutFault(history: AdversaryHistory): AdversaryViola
       holdId: b.holdId,
       detail: `hold ${b.holdId}${b.keepAlive ? " (kept alive)" : ""} lost (${b.abortReason}) with no fault injected`,
     }));
+}
+
+/** A release call of this hold (owner, fence, resource) ended in an error before `end`. */
+function releaseInDoubt(history: AdversaryHistory, belief: Belief, end: number): boolean {
+  return history.intents.some((i) => {
+    if (!i.kind.includes("release") || i.outcome === "ok" || i.endedAt === null) return false;
+    if (i.endedAt > end || i.holdId === null) return false;
+    const b = history.beliefs[i.holdId];
+    return (
+      b !== undefined &&
+      b.resource === belief.resource &&
+      b.owner === belief.owner &&
+      b.fence === belief.fence
+    );
+  });
 }

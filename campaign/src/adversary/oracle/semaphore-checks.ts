@@ -1,4 +1,4 @@
-import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
+import type { AdversaryHistory, Execution, Intent, ResourceState } from "../history.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
@@ -36,19 +36,26 @@ export function semaphoreRuns(
   return out;
 }
 
-/** Each release call gave back exactly what it was told (nothing when it failed for sure). */
+/**
+ * A hold's permits go back exactly once, over every release call made for it (a release that
+ * failed is called again, from a later invocation too, as one operation): each call gave back
+ * nothing or all of its permits — nothing when it failed for sure, all when it was told "ok"
+ * unless an earlier call for the hold (one whose outcome stayed unknown) already had — and once
+ * any call was told "ok", exactly the hold's permits went back in all.
+ */
 export function checkSemaphoreReleases(
   history: AdversaryHistory,
   ledger: GrantLedger,
 ): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
+  const byHold = new Map<number, { back: number; told: boolean; last: Intent }>();
   for (const i of history.intents) {
     if (i.kind !== "sem-release") continue;
     const back = ledger.releasesOf(i.id) - ledger.grantsOf(i.id);
     const ok =
-      i.outcome === "ok"
-        ? back === i.permits
-        : back === 0 || (i.outcome === "OUTCOME_UNKNOWN" && back === i.permits);
+      i.outcome === "ok" || i.outcome === "OUTCOME_UNKNOWN"
+        ? back === 0 || back === i.permits
+        : back === 0;
     if (!ok)
       out.push({
         class: "release-mismatch",
@@ -56,7 +63,21 @@ export function checkSemaphoreReleases(
         intent: i.id,
         detail: `release of ${i.permits} ended ${i.outcome}; ${back} went back`,
       });
+    const hold = byHold.get(i.holdId ?? -1 - i.id) ?? { back: 0, told: false, last: i };
+    byHold.set(i.holdId ?? -1 - i.id, {
+      back: hold.back + back,
+      told: hold.told || i.outcome === "ok",
+      last: i,
+    });
   }
+  for (const { back, told, last } of byHold.values())
+    if (back > last.permits || (told && back !== last.permits))
+      out.push({
+        class: "release-mismatch",
+        resource: last.resource,
+        intent: last.id,
+        detail: `the hold's ${last.permits} permit(s): ${back} went back over all its release calls${told ? ", one told ok" : ""}`,
+      });
   return out;
 }
 
@@ -86,4 +107,69 @@ export function checkCapacity(history: AdversaryHistory): AdversaryViolation[] {
     }
   }
   return out;
+}
+
+/**
+ * Permits of `resource` the oracle lets stay taken at quiescence: those an acquire in doubt took
+ * when its cleanup never reached the server (`cleanupNeverReached`), and those of holds whose
+ * release stayed in doubt past what a repeat can learn (no call told "ok", the last one ended
+ * OUTCOME_UNKNOWN) and never applied (no release call gave anything back). The protocol cannot
+ * tell whether such a release applied, so it refuses every repeat rather than risk applying it
+ * twice (docs/guarantees.md, Limits): the owner knows, and only `release(n)`/`addPermits` can
+ * give them back.
+ */
+export function permitsInDoubt(
+  history: AdversaryHistory,
+  ledger: GrantLedger,
+  resource: string,
+): number {
+  return (
+    releasesInDoubt(history, ledger, resource) +
+    permitsLeftByUnreachedCleanup(history, ledger, resource)
+  );
+}
+
+function releasesInDoubt(history: AdversaryHistory, ledger: GrantLedger, resource: string): number {
+  const byHold = new Map<number, Intent[]>();
+  for (const i of history.intents)
+    if (i.kind === "sem-release" && i.resource === resource && i.holdId !== null)
+      byHold.set(i.holdId, [...(byHold.get(i.holdId) ?? []), i]);
+  let stuck = 0;
+  for (const calls of byHold.values()) {
+    const back = calls.reduce((sum, i) => sum + ledger.releasesOf(i.id) - ledger.grantsOf(i.id), 0);
+    const told = calls.some((i) => i.outcome === "ok");
+    if (!told && back === 0 && calls.at(-1)!.outcome === "OUTCOME_UNKNOWN")
+      stuck += calls[0]!.permits;
+  }
+  return stuck;
+}
+
+/**
+ * Whether an acquire's background cleanup never reached the server: it has abandon runs and each
+ * failed without a reply (a request that hung or dropped before executing). The documented limit
+ * (docs/guarantees.md, Limits): an acquire left in doubt is undone once, with the engine's
+ * retries; when the backend stays unreachable through that too, an unleased Semaphore's permits
+ * stay taken.
+ */
+export function cleanupNeverReached(history: AdversaryHistory, intent: Intent): boolean {
+  const abandons = history.executions.filter(
+    (e) => e.intent === intent.id && /\/abandon/.test(e.script),
+  );
+  return abandons.length > 0 && abandons.every((e) => e.error !== null && e.reply === null);
+}
+
+/** Permits a Semaphore acquire in doubt took and its unreached cleanup left (see above). */
+function permitsLeftByUnreachedCleanup(
+  history: AdversaryHistory,
+  ledger: GrantLedger,
+  resource: string,
+): number {
+  let left = 0;
+  for (const i of history.intents) {
+    if (i.kind !== "sem-acquire" || i.resource !== resource || i.outcome !== "OUTCOME_UNKNOWN")
+      continue;
+    const net = ledger.grantsOf(i.id) - ledger.releasesOf(i.id);
+    if (net > 0 && cleanupNeverReached(history, i)) left += net;
+  }
+  return left;
 }

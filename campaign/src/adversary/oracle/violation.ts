@@ -2,6 +2,11 @@
 export type AdversaryViolationClass =
   /** A grant applied for a call whose caller was told "not acquired" (and it harmed someone). */
   | "phantom-grant"
+  /**
+   * A copy of a call that ended in an error (unknown outcome, settled, refused) applied after its
+   * caller had that answer: the answer was not final (its cleanup, abandon or settle, excepted).
+   */
+  | "applied-after-answer"
   /** A grant applied for a call that ended in an error, never undone by its own cleanup. */
   | "orphan-hold"
   /** One call's grant applied more than once (a re-entry or permits taken twice). */
@@ -31,7 +36,13 @@ export type AdversaryViolationClass =
   /** At quiescence: permits missing, or a lock held that every client released. */
   | "final-state"
   /** A kept-alive hold lost in a run without any fault. */
-  | "lost-without-fault";
+  | "lost-without-fault"
+  /** A `countDown` call applied other than exactly once (ok: once; failed: never; unknown: at most once). */
+  | "count-mismatch"
+  /** A latch counted down by a call of another round, or told open before its round's count reached zero. */
+  | "latch-early"
+  /** A `trySetCount` applied other than its caller was told. */
+  | "latch-set-mismatch";
 
 export interface AdversaryViolation {
   readonly class: AdversaryViolationClass;

@@ -9,9 +9,16 @@ export interface ActorContext {
   readonly ledger: Ledger;
   /** A fresh invocation: a new client with its own skewed clock. */
   invocation(): Invocation;
-  /** Lock names and semaphore names this run uses. */
+  /** Lock names and semaphore names this run uses (multi-locks take the lock names). */
   readonly locks: readonly string[];
   readonly semaphores: readonly string[];
+  /** Names of the other primitives this run uses (absent: none). */
+  readonly fairLocks?: readonly string[];
+  readonly rwLocks?: readonly string[];
+  readonly permitSemaphores?: readonly string[];
+  readonly latches?: readonly string[];
+  /** The key prefix, to name any primitive's resource key. */
+  readonly prefix?: string;
   /** The resource key of a name (the oracle's view). */
   lockKey(name: string): string;
   semaphoreKey(name: string): string;
@@ -19,9 +26,21 @@ export interface ActorContext {
   readonly leaseMs: number;
   /** The shortest lease an `extend(ms)` asks for. */
   readonly minExtendMs: number;
+  /** A config's leaning of the lock actor's choices (absent: the defaults). */
+  readonly tilt?: WorkloadTilt | undefined;
   readonly until: number;
 }
 
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Probabilities of the lock actor's choices, for worlds that aim at one behaviour (a mutation
+ * test's world): a kept-alive lease, extending in the section, handing the hold over.
+ */
+export interface WorkloadTilt {
+  readonly keepAlive?: number;
+  readonly extend?: number;
+  readonly handOver?: number;
 }

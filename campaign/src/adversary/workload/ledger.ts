@@ -1,11 +1,17 @@
 import type { HeldLock } from "@edgelock/core";
 import { runSkewed, type Skew } from "../../world/clock-skew.ts";
-import type { AdversaryHistory, Belief, Intent, IntentKind } from "../history.ts";
+import type { AdversaryHistory, Belief, Intent, IntentKind, Primitive } from "../history.ts";
 import { realNow, runInIntent } from "../world/intent-context.ts";
+
+/** What the ledger reads off any leased hold: its signal and its local deadline. */
+export interface LeaseView {
+  readonly signal: AbortSignal;
+  toJSON(): { readonly expiresAt: number };
+}
 
 interface LiveHold {
   readonly belief: Belief;
-  readonly held: HeldLock;
+  readonly held: LeaseView;
   readonly skew: Skew;
 }
 
@@ -32,6 +38,9 @@ export class Ledger {
       owner: string;
       permits?: number;
       holdId?: number;
+      primitive?: Primitive;
+      resources?: readonly string[];
+      round?: number;
     },
     fn: (intent: Intent) => Promise<T>,
   ): Promise<{ ok: true; value: T } | { ok: false; code: string }> {
@@ -39,7 +48,10 @@ export class Ledger {
       id: this.#nextIntent++,
       actor: fields.actor,
       kind: fields.kind,
+      ...(fields.primitive === undefined ? {} : { primitive: fields.primitive }),
       resource: fields.resource,
+      ...(fields.resources === undefined ? {} : { resources: fields.resources }),
+      ...(fields.round === undefined ? {} : { round: fields.round }),
       owner: fields.owner,
       startedAt: realNow(),
       endedAt: null,
@@ -69,17 +81,37 @@ export class Ledger {
     fields: { resource: string; keepAlive: boolean; resumed: boolean },
   ): number {
     const lease = runSkewed(skew, () => held.toJSON());
+    return this.believeLease(held, skew, { ...fields, owner: lease.owner, fence: held.fence });
+  }
+
+  /**
+   * A client was told it holds a leased hold of any kind (a lock part of a multi-lock, a read or
+   * write session, a permit whose "owner" is its id): from now on it acts on it.
+   */
+  believeLease(
+    held: LeaseView,
+    skew: Skew,
+    fields: {
+      resource: string;
+      owner: string;
+      fence: number;
+      keepAlive: boolean;
+      resumed: boolean;
+      mode?: Belief["mode"];
+    },
+  ): number {
     const belief: Belief = {
       holdId: this.#nextHold++,
       resource: fields.resource,
-      owner: lease.owner,
-      fence: held.fence,
+      owner: fields.owner,
+      fence: fields.fence,
       toldAt: realNow(),
       releasedAt: null,
       abortedAt: null,
       abortReason: null,
       keepAlive: fields.keepAlive,
       resumed: fields.resumed,
+      ...(fields.mode === undefined ? {} : { mode: fields.mode }),
     };
     this.#history.beliefs.push(belief);
     const onAbort = () => {

@@ -47,18 +47,32 @@ async function oneSection(ctx: ActorContext): Promise<void> {
     hold = releaser.run(() => releaser.client.resumeHold(json));
   }
   ledger.letGo(holdId);
-  // One intent: a release that ends unknown is called again, as its docs say (the same
-  // operation, so never applied twice).
-  await ledger.intent(
-    { actor: ctx.actor, kind: "sem-release", resource, owner, permits, holdId },
-    async () => {
-      for (let tries = 1; ; tries++) {
-        try {
-          return await releaser.run(() => hold.release());
-        } catch (error) {
-          if ((error as { code?: unknown }).code !== "OUTCOME_UNKNOWN" || tries >= 3) throw error;
+  // A release that ends unknown is called again at once, as its docs say (the same operation,
+  // so never applied twice): one intent. One that still failed (unknown again, or known not
+  // applied) is called again later from another invocation, through `toJSON()` (which carries
+  // the release's current id), as a Worker retrying the job would: a new intent, the same hold.
+  for (let call = 1; call <= MAX_RELEASE_CALLS; call++) {
+    if (call > 1) {
+      const json = releaser.run(() => hold.toJSON());
+      releaser = ctx.invocation();
+      const next = releaser;
+      hold = next.run(() => next.client.resumeHold(json));
+    }
+    const done = await ledger.intent(
+      { actor: ctx.actor, kind: "sem-release", resource, owner, permits, holdId },
+      async () => {
+        for (let tries = 1; ; tries++) {
+          try {
+            return await releaser.run(() => hold.release());
+          } catch (error) {
+            if ((error as { code?: unknown }).code !== "OUTCOME_UNKNOWN" || tries >= 3) throw error;
+          }
         }
-      }
-    },
-  );
+      },
+    );
+    if (done.ok || done.code === "NOT_HELD") return;
+  }
 }
+
+/** Release calls per hold before the actor gives up (each a fresh intent on a fresh path). */
+const MAX_RELEASE_CALLS = 6;

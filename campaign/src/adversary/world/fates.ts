@@ -1,4 +1,5 @@
 import type { Random } from "../../random.ts";
+import { pickServerFault, type ServerFaultKind } from "./server-faults.ts";
 
 /** How the adversary delivers one request. */
 export type Fate =
@@ -8,7 +9,9 @@ export type Fate =
   /** Runs, and a second copy runs again `delayMs` later. */
   | { readonly kind: "duplicate"; readonly delayMs: number }
   /** Runs; the client sees an ambiguous failure instead of the reply. */
-  | { readonly kind: "lost-response"; readonly hang: boolean };
+  | { readonly kind: "lost-response"; readonly hang: boolean }
+  /** Delivered now, and the rest-server itself injects `fault` into it (REST only). */
+  | { readonly kind: "server-fault"; readonly fault: ServerFaultKind };
 
 /** Probabilities of each fate, per request; the rest is delivered normally. */
 export interface FateMix {
@@ -17,6 +20,8 @@ export interface FateMix {
   readonly lostResponse: number;
   /** Upper bound of a late or duplicate copy's delay, ms. */
   readonly maxDelayMs: number;
+  /** Probability that the rest-server injects one of its own faults into the request (REST only). */
+  readonly serverFault?: number;
   /**
    * Probability that a call is on a congested path: every copy it sends is held back between
    * `slowDelayMs[0]` and `slowDelayMs[1]` ms, so its retries run out and its copies run after the
@@ -24,18 +29,34 @@ export interface FateMix {
    */
   readonly slowIntent?: number;
   readonly slowDelayMs?: readonly [number, number];
+  /**
+   * On a congested call the settle still gets through (normal fates): its caller hears the
+   * tombstone while the call's own copies are still on their way (a settled call's late copy).
+   */
+  readonly slowSparesSettle?: boolean;
+  /**
+   * Probability that the first copy of an operation is held back `firstCopyDelayMs` (its later
+   * copies get their own fates): the resend overtakes it and answers first, and the first copy
+   * runs after its caller acted on that answer (finding 1: a busy answer, then a late grant).
+   */
+  readonly firstCopyLate?: number;
+  readonly firstCopyDelayMs?: readonly [number, number];
 }
 
 export const CALM: FateMix = { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 };
 
-export function pickFate(random: Random, mix: FateMix, slow = false): Fate {
+export function pickFate(random: Random, mix: FateMix, slow = false, firstCopy = false): Fate {
   if (slow && mix.slowDelayMs)
     return { kind: "late", delayMs: random.int(mix.slowDelayMs[0], mix.slowDelayMs[1]) };
+  if (firstCopy && mix.firstCopyDelayMs && random.chance(mix.firstCopyLate ?? 0))
+    return { kind: "late", delayMs: random.int(mix.firstCopyDelayMs[0], mix.firstCopyDelayMs[1]) };
   const x = random.next();
   const delay = () => random.int(1, mix.maxDelayMs);
   if (x < mix.late) return { kind: "late", delayMs: delay() };
   if (x < mix.late + mix.duplicate) return { kind: "duplicate", delayMs: delay() };
   if (x < mix.late + mix.duplicate + mix.lostResponse)
     return { kind: "lost-response", hang: random.chance(0.5) };
+  if (x < mix.late + mix.duplicate + mix.lostResponse + (mix.serverFault ?? 0))
+    return { kind: "server-fault", fault: pickServerFault(random) };
   return { kind: "normal" };
 }

@@ -1,4 +1,11 @@
-import { createClient, resolveBackend, type EdgelockClient, type RedisInput } from "@edgelock/core";
+import {
+  createClient,
+  resolveBackend,
+  TransportError,
+  type Backend,
+  type EdgelockClient,
+  type RedisInput,
+} from "@edgelock/core";
 import { Redis } from "@upstash/redis";
 import type { Random } from "../../random.ts";
 import { runSkewed, type Skew } from "../../world/clock-skew.ts";
@@ -21,6 +28,8 @@ export interface InvocationSettings {
   readonly clockErrorMs: number;
   /** Wall-clock skew of each invocation, drawn from ±this many ms. */
   readonly maxSkewMs: number;
+  /** A mutation's weakened scripts, inside the scheduler (campaign/src/adversary/mutations/). */
+  readonly weaken?: (backend: Backend) => Backend;
 }
 
 /** One invocation (as a Worker makes per request): a fresh client with its own skewed clock. */
@@ -29,6 +38,11 @@ export interface Invocation {
   readonly skew: Skew;
   /** Runs `fn` on this invocation's clock. */
   run<T>(fn: () => T): T;
+  /**
+   * The invocation ends (a Worker returned, a job's run crashed): nothing it would still send is
+   * sent — its keepers' next renewals fail as never sent. Copies already sent still run.
+   */
+  end(): void;
 }
 
 export function newInvocation(
@@ -46,9 +60,18 @@ export function newInvocation(
           retry: false,
           enableAutoPipelining: false,
         });
+  let ended = false;
+  const scheduled = scheduler.wrap((settings.weaken ?? same)(resolveBackend(redis)));
+  const backend: Backend = {
+    kind: scheduled.kind,
+    command: (args, signal) =>
+      ended
+        ? Promise.reject(new TransportError("the invocation has ended", { ambiguous: false }))
+        : scheduled.command(args, signal),
+  };
   const client = runSkewed(skew, () =>
     createClient({
-      redis: scheduler.wrap(resolveBackend(redis)),
+      redis: backend,
       prefix: settings.prefix,
       leaseMs: settings.leaseMs,
       requestTimeoutMs: settings.requestTimeoutMs,
@@ -60,5 +83,14 @@ export function newInvocation(
         : { operationRecordTtlMs: settings.operationRecordTtlMs }),
     }),
   );
-  return { client, skew, run: (fn) => runSkewed(skew, fn) };
+  return {
+    client,
+    skew,
+    run: (fn) => runSkewed(skew, fn),
+    end: () => {
+      ended = true;
+    },
+  };
 }
+
+const same = (backend: Backend): Backend => backend;

@@ -8,6 +8,8 @@ export interface ScriptCall {
   readonly script: string;
   readonly keys: readonly string[];
   readonly opId: string | null;
+  /** The first argument (an owner, a permit or waiter id, ...), when there is one. */
+  readonly subject: string | null;
 }
 
 export function parseScriptCall(args: readonly (string | number)[]): ScriptCall | null {
@@ -16,10 +18,12 @@ export function parseScriptCall(args: readonly (string | number)[]): ScriptCall 
   const body = String(args[1]);
   const sha = command === "EVALSHA" ? body : createHash("sha1").update(body).digest("hex");
   const keys = args.slice(3, 3 + Number(args[2])).map(String);
+  const first = args[3 + keys.length];
   const opKey = keys.find((key) => key.includes(":op:"));
   return {
     script: bySha.get(sha) ?? `unknown:${sha.slice(0, 8)}`,
     keys,
     opId: opKey === undefined ? null : opKey.slice(opKey.lastIndexOf(":op:") + 4),
+    subject: first === undefined ? null : String(first),
   };
 }

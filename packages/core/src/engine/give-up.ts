@@ -9,6 +9,7 @@ import { settleScript } from "./scripts.generated.ts";
 import type { ServerClock } from "./server-clock.ts";
 import { clockFor } from "./server-clocks.ts";
 import { sleep } from "./sleep.ts";
+import { testSeams } from "../test-seams.ts";
 
 export interface GiveUp {
   readonly what: string;
@@ -54,14 +55,18 @@ export async function giveUp<S extends ManifestScript>(
     const reply = named(script, g.what, settled.tuple);
     return { reply, sentAt: g.firstSent, serverMs: settled.serverMs, requests: 1 };
   }
+  // A repeat may still learn the answer while the record lives (same id, deadline anchored).
+  g.op.inDoubt = true;
   // Whatever the caller reads next must be final: no copy may still be in flight to apply. On a
   // cluster a copy may run on the node the slot had at the first send or on the one it has now:
   // the deadline must have passed on both clocks.
-  const waitMs = Math.max(
-    g.clock.msUntilPassed(deadline),
-    clockFor(ctx, g.recordKey).msUntilPassed(deadline),
-  );
-  await sleep(waitMs, g.signal, g.what);
+  if (!testSeams.unknownBeforeDeadline) {
+    const waitMs = Math.max(
+      g.clock.msUntilPassed(deadline),
+      clockFor(ctx, g.recordKey).msUntilPassed(deadline),
+    );
+    await sleep(waitMs, g.signal, g.what);
+  }
   const unknown = new OutcomeUnknownError(g.what, 1, g.cause);
   ctx.emit({ type: "outcome-unknown", operation: g.what, error: unknown });
   throw unknown;
@@ -72,7 +77,10 @@ async function settle(ctx: EngineContext, g: GiveUp, deadline: number, sentAt: n
     const call = {
       operation: `settle ${g.what}`,
       keys: [g.recordKey],
-      args: [deadline, ctx.recordMarginMs],
+      // "No record" means "not applied" only while the record of the earliest copy that may have
+      // applied (anchor + margin) would still live; past that, too late to tell. A tombstone
+      // until then outlives every copy's deadline (none is past anchor + margin).
+      args: [deadline, Math.max(0, (g.op.anchor ?? deadline) + ctx.recordMarginMs - deadline)],
       retrySafe: true,
     };
     const timeoutMs = ctx.policy.requestTimeoutMs;

@@ -8,6 +8,15 @@ export interface Operation {
   readonly id: string;
   /** The latest deadline any copy carried (server ms); set by the engine at the first send. */
   deadline: number | undefined;
+  /**
+   * The deadline of the first copy that may have applied (server ms), set at the first send. A
+   * copy that applied left a record living at least until `anchor + margin`, so no later copy (a
+   * resend, a repeat after an unknown outcome) carries a deadline past that: a repeat sent after
+   * the record could have expired is refused, never applied a second time.
+   */
+  anchor?: number | undefined;
+  /** A call of this operation ended in `OutcomeUnknownError`: a copy of it may have applied. */
+  inDoubt?: boolean | undefined;
 }
 
 export function newOperation(): Operation {

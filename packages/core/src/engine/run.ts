@@ -131,19 +131,32 @@ async function operation<S extends ManifestScript>(
   const firstSent = now();
   const budgetEnd = firstSent + budgetMs;
   // The latest server time a copy may apply: the budget from the latest the server clock can
-  // read now, so that no copy is refused while the caller still waits for it.
-  op.deadline = Math.max(op.deadline ?? 0, Math.ceil(clock.upper(firstSent) + budgetMs));
+  // read now, so that no copy is refused while the caller still waits for it; but never past
+  // the anchor plus the margin, while the record of a copy that may have applied surely lives.
+  const wanted = Math.ceil(clock.upper(firstSent) + budgetMs);
+  // This call sets the anchor: no copy of the operation was ever sent before it.
+  const anchoredHere = op.anchor === undefined;
+  op.anchor ??= wanted;
+  op.deadline = Math.max(op.deadline ?? 0, Math.min(wanted, op.anchor + ctx.recordMarginMs));
   const engineKeys = [opRecordKey(keys[0]!, op.id), quarantineKeyFor(ctx, keys[0]!)];
   const q = ctx.quarantine;
   let requests = 0;
   let ambiguous: Error | undefined;
+  // A repeat of an operation whose earlier call ended in doubt is in doubt from the start: it
+  // ends in its recorded answer, a settle, or OutcomeUnknownError, never a BackendError that
+  // would claim it did not apply.
+  const earlier = (): Error | undefined =>
+    op.inDoubt
+      ? new Error(`an earlier call of ${call.what} ended with its outcome unknown`)
+      : undefined;
+  const doubt = () => ambiguous ?? earlier();
   const what = call.what;
   const settle = () =>
     giveUp(ctx, script, {
       what,
       op,
       recordKey: engineKeys[0]!,
-      cause: ambiguous,
+      cause: doubt(),
       firstSent,
       clock,
       signal: call.signal,
@@ -170,7 +183,7 @@ async function operation<S extends ManifestScript>(
         () => requests++,
       ));
     } catch (error) {
-      const retry = resendable(error, ambiguous !== undefined);
+      const retry = resendable(error, doubt() !== undefined);
       if (retry === "settle") {
         if (call.signal?.aborted) throw new AbortedError(what, call.signal.reason);
         ambiguous = error as Error;
@@ -178,7 +191,7 @@ async function operation<S extends ManifestScript>(
       const delay = backoff(attempt);
       const at = now() + delay;
       if (at >= budgetEnd || clock.upper(at) >= op.deadline) {
-        if (ambiguous === undefined) throw classify(what, error);
+        if (doubt() === undefined) throw classify(what, error);
         return settle();
       }
       ctx.emit({ type: "retried", operation: what, attempt, error: error as Error });
@@ -191,17 +204,24 @@ async function operation<S extends ManifestScript>(
     ctx.clocks.observe(answeredBy, serverMs, sentAt, now());
     ctx.grantEpochs.observe(engineKeys[1]!, epochLeft, epochFoundLower, what, ctx.emit);
     if (tuple[0] === LATE) {
-      // Refused unapplied: the client's clock was off by more than it assumed. With budget
-      // left, the same operation goes again with a deadline from the server time just learned.
+      // Refused unapplied: the client's clock was off by more than it assumed. No record while
+      // the anchor's record would still live: no copy has applied, and every copy sent so far is
+      // refused from now on, so the operation starts afresh (a new anchor). With budget left,
+      // the same operation goes again with a deadline from the server time just learned.
+      // So is the refusal of the only copy ever sent (a client whose clock is off by more than
+      // the margin learns the server's time from it and goes again).
+      const fresh = serverMs <= op.anchor + ctx.recordMarginMs || (anchoredHere && requests === 1);
+      if (fresh) op.inDoubt = false;
       const left = budgetEnd - now();
       // Judged by the node that refused it (the slot may have moved since the first send).
       const judge = answeredBy === null ? clock : ctx.clocks.of(answeredBy);
       const corrected = Math.ceil(judge.upper() + left);
-      if (left > 0 && corrected > op.deadline) {
+      if (fresh && left > 0 && corrected > op.deadline) {
+        op.anchor = corrected;
         op.deadline = corrected;
         continue;
       }
-      if (ambiguous === undefined)
+      if (doubt() === undefined)
         throw new BackendError(`${what} was refused: its deadline passed before it ran`);
       return settle();
     }

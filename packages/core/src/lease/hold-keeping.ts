@@ -1,3 +1,4 @@
+import { testSeams } from "../test-seams.ts";
 import type { LeaseState } from "./lease-state.ts";
 
 /**
@@ -28,6 +29,7 @@ export class HoldKeeping {
 
   /** The lease changed: a running keeper starts over with the new interval. */
   restart(): void {
+    if (testSeams.keeperIntervalFromFirstLease) return;
     if (this.#stop === undefined || this.#ended || !this.#lease.active) return;
     this.#stop.abort();
     // The keeper took this hold once; if it refuses it now, nothing renews it any more.

@@ -1,3 +1,4 @@
+import { testSeams } from "../test-seams.ts";
 import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
@@ -62,6 +63,11 @@ export interface RenewedHold {
   readonly lease: LeaseState;
   /** Resumed and not yet confirmed by a renewal of its own: its deadline came from another machine. */
   provisional: boolean;
+  /**
+   * Resumed from `toJSON()` (absent: no): its local lease may have ended at once, before any
+   * renewal could confirm it, so a local end says nothing about the server's lease.
+   */
+  readonly resumed?: boolean;
 }
 
 /**
@@ -96,6 +102,7 @@ export class OrderedRenewals {
 
   /** Renews the lease to `leaseMs`, after any renewal already queued for this hold. */
   renew(leaseMs: number, signal?: AbortSignal): Promise<RenewOutcome> {
+    if (testSeams.concurrentRenewals) return this.#renewOnce(leaseMs, signal);
     const next = this.#tail.then(() => this.#renewOnce(leaseMs, signal));
     this.#tail = next.catch(() => undefined);
     return next;
@@ -119,7 +126,9 @@ export class OrderedRenewals {
       // A provisional hold's deadline is only what the carried data proves; its first renewal
       // may go after it.
       const left = Math.floor(lease.deadline - sentAt);
-      const budgetMs = hold.provisional ? this.#retryWindowMs : left;
+      // Nor, for a resumed hold, a local lease that already ended: the retry window bounds those.
+      const unbounded = hold.provisional || (hold.resumed === true && !lease.active);
+      const budgetMs = unbounded ? this.#retryWindowMs : left;
       if (budgetMs <= 0) return "gone";
       // Cancelled before it was sent (the hold ended, or `extend(ms)` restarted the keeper while
       // this renewal was queued): it cannot apply, so it must not bound the deadline.

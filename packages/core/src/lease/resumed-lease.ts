@@ -1,4 +1,5 @@
 import type { ClientContext } from "../config.ts";
+import { testSeams } from "../test-seams.ts";
 
 /** What a serialised hold carries about its lease. */
 export interface CarriedLease {
@@ -19,6 +20,7 @@ export function provisionalMs(
   ctx: Pick<ClientContext, "wallClock" | "clockErrorMs">,
   carried: CarriedLease,
 ): number {
+  if (testSeams.resumeTrustsExpiresAt) return Math.max(0, carried.expiresAt - ctx.wallClock());
   const byWallClock = carried.expiresAt - ctx.wallClock() - 2 * ctx.clockErrorMs;
   return Math.max(0, Math.min(byWallClock, carried.leaseMs));
 }

@@ -35,7 +35,7 @@ export class HeldLockView implements HeldLock {
     if (this.#released)
       throw new NotHeldError(this.name, `"${this.name}" was already released by this HeldLock`);
     this.#released = true;
-    if (!hold.lease.active && hold.lease.signal.aborted && !hold.provisional) {
+    if (!hold.lease.active && hold.lease.signal.aborted && !hold.resumed) {
       // The holder was already told the lease is gone (signal aborted); whatever the server still
       // has expires within moments. Saying "released" now would contradict the signal.
       hold.detach(0);
@@ -71,9 +71,9 @@ export class HeldLockView implements HeldLock {
     validateMs("ms", ms, { min: 1 });
     const hold = this.#hold;
     checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
-    // A resumed hold may renew before it is trusted: that renewal is what makes it trusted.
-    if (this.#released || (!hold.lease.active && !hold.provisional))
-      throw new NotHeldError(this.name);
+    // A resumed hold may renew before it is trusted (that renewal is what makes it trusted), and
+    // after: its local lease may have ended at resume, which says nothing about the server's.
+    if (this.#released || (!hold.lease.active && !hold.resumed)) throw new NotHeldError(this.name);
     const outcome = await hold.renew(ms);
     if (outcome === "gone") throw new NotHeldError(this.name);
     if (outcome === "stale")

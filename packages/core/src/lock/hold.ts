@@ -33,6 +33,12 @@ export class Hold {
   version: number;
   /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
   provisional: boolean;
+  /**
+   * Resumed from `toJSON()`: its local lease may have ended at once (the carried `expiresAt` less
+   * twice the clock error bound), before any renewal could confirm it, so a local end says
+   * nothing about the server: `extend()` and `release()` still ask the server.
+   */
+  readonly resumed: boolean;
   #views = 0;
   #keeping: HoldKeeping | undefined;
   readonly #renewals: OrderedRenewals;
@@ -47,6 +53,7 @@ export class Hold {
     this.leaseMs = init.leaseMs;
     this.version = init.version;
     this.provisional = init.provisional ?? false;
+    this.resumed = this.provisional;
     this.#startedAt = init.sentAt;
     this.#maxHoldMs = init.maxHoldMs;
     this.#onEnd = onEnd;

@@ -2,16 +2,19 @@ import { NotHeldError, OutcomeUnknownError, PermitsRefusedError } from "../error
 import type { Operation } from "../engine/operation.ts";
 import { releaseQuietly } from "../lease/dispose.ts";
 import { changeOnce, type SemaphoreRef } from "./ops.ts";
+import { nextReleaseOp } from "./release-op.ts";
 import type { SemaphoreHold, SerializedSemaphoreHold } from "./types.ts";
 
 /**
- * Permits taken by one acquire. Its release is one operation fixed at acquisition (its id and deadline), so a
- * retried or repeated release (also from another invocation, via `toJSON`) applies at most once.
+ * Permits taken by one acquire. Its release is one operation fixed at acquisition (its id and
+ * deadline), so a retried or repeated release (also from another invocation, via `toJSON`)
+ * applies at most once. Only a release known not to have applied (`BackendError`) moves the hold
+ * to the id's deterministic successor (see `nextReleaseOp`), so it can be repeated at all.
  */
 export class SemaphoreHoldView implements SemaphoreHold {
   readonly #ref: SemaphoreRef;
   readonly permits: number;
-  readonly #releaseOp: Operation;
+  #releaseOp: Operation;
   #state: "held" | "releasing" | "released" = "held";
 
   constructor(ref: SemaphoreRef, permits: number, releaseOp: Operation) {
@@ -36,7 +39,9 @@ export class SemaphoreHoldView implements SemaphoreHold {
       result = await changeOnce(this.#ref, "release", this.permits, this.#releaseOp);
     } catch (error) {
       // Unknown outcome: calling release() again repeats the same operation id, so it is safe.
+      // Known not applied: the next call goes under the successor id (the refused one is dead).
       this.#state = "held";
+      this.#releaseOp = nextReleaseOp(this.#releaseOp, error);
       throw error;
     }
     this.#state = "released";
@@ -58,6 +63,9 @@ export class SemaphoreHoldView implements SemaphoreHold {
       name,
       permits: this.permits,
       releaseOp: this.#releaseOp.id,
+      ...(this.#releaseOp.inDoubt && this.#releaseOp.anchor !== undefined
+        ? { releaseAnchor: this.#releaseOp.anchor }
+        : {}),
     };
   }
 

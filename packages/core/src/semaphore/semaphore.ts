@@ -116,7 +116,12 @@ export class Semaphore {
   resume(hold: SerializedSemaphoreHold): SemaphoreHold {
     const want = { kind: "semaphore", prefix: this.#ref.ctx.prefix, name: this.name } as const;
     const h = parseHoldFor(hold, "hold", want, checkSemaphoreFields);
-    return new SemaphoreHoldView(this.#ref, h.permits, { id: h.releaseOp, deadline: undefined });
+    const anchor = h.releaseAnchor;
+    return new SemaphoreHoldView(this.#ref, h.permits, {
+      id: h.releaseOp,
+      deadline: undefined,
+      ...(anchor === undefined ? {} : { anchor, inDoubt: true }),
+    });
   }
 }
 

@@ -16,8 +16,17 @@ export interface SerializedSemaphoreHold {
   readonly prefix: string;
   readonly name: string;
   readonly permits: number;
-  /** The operation id of this hold's release: the same id makes a repeated release a no-op. */
+  /**
+   * The operation id of this hold's release: the same id makes a repeated release a no-op. After
+   * a release known not to have applied (`BackendError`), the next id (serialise again).
+   */
   readonly releaseOp: string;
+  /**
+   * Present when a release call ended with its outcome unknown: the release's anchor deadline
+   * (server ms). A repeat from here is refused once a record of that call could have expired,
+   * instead of applying a second time.
+   */
+  readonly releaseAnchor?: number;
 }
 
 /**

@@ -19,6 +19,8 @@ export const checkSemaphoreFields: FieldCheck = (h, field) => {
   validateName(field("name"), h["name"]);
   validateInteger(field("permits"), h["permits"], 1, MAX_PERMITS);
   validateName(field("releaseOp"), h["releaseOp"]);
+  if (h["releaseAnchor"] !== undefined)
+    validateInteger(field("releaseAnchor"), h["releaseAnchor"], 0, Number.MAX_SAFE_INTEGER);
 };
 
 export const checkPermitFields: FieldCheck = (h, field) => {

@@ -197,5 +197,19 @@ export function runLockRegressions(target: RegressionTarget): void {
       await held!.release();
       expect(await lock.isLocked()).toBe(false);
     });
+    it("a resumed hold whose local lease ended at resume still extends and releases at the server once confirmed (adversarial campaign)", async () => {
+      // The docs: a resumed hold is trusted from its first confirmed renewal, and extend() and
+      // release() still reach the server after its discounted local lease ended. Once confirmed,
+      // release() refused locally (NotHeldError, no request) and the lock stayed held.
+      const { client } = await make({ clockErrorMs: 1_000 });
+      const first = await client.lock("resumed-release").acquire({ leaseMs: 1_500 });
+      const resumed = client.lock("resumed-release").resume(first.toJSON());
+      expect(resumed.signal.aborted).toBe(true); // 1.5 s left, less 2 × clockErrorMs: not trusted
+      await resumed.extend(5_000); // confirmed at the server
+      await resumed.extend(6_000); // and again
+      expect(await client.lock("resumed-release").remainingMs()).toBeGreaterThan(5_000);
+      await resumed.release();
+      expect(await client.lock("resumed-release").isLocked()).toBe(false);
+    });
   });
 }

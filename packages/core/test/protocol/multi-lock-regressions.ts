@@ -64,6 +64,9 @@ export function runMultiLockRegressions(target: RegressionTarget): void {
       return { ...t, late, renewals: renewals.seen };
     };
     const names = ["{acct}:a", "{acct}:b", "{acct}:c"];
+    /** The shortest lease any name has left at the server. */
+    const serverLeft = async (client: ReturnType<typeof makeTestClient>["client"]) =>
+      Math.min(...(await Promise.all(names.map((n) => client.lock(n).remainingMs()))));
 
     it("finding 1: a late copy of a busy try-once acquire never grants after the caller moved on", async () => {
       const { client, late } = await make({ requestTimeoutMs: 200 });
@@ -166,5 +169,123 @@ export function runMultiLockRegressions(target: RegressionTarget): void {
       await held.release();
       for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
     });
+
+    it("a keeper renewal answered while a shorter extend is in flight never restores the longer deadline (adversarial campaign)", async () => {
+      // Without one renewal in flight per hold, the keeper's confirmation cleared the extend's
+      // doubt, and the holder believed the keeper's lease while the server had the extend's.
+      const replies = replyGate(resolveBackend(await target.makeRedis()));
+      const { client } = makeTestClient(replies.backend, {
+        prefix: keyPrefix(),
+        leaseMs: 3_000,
+        requestTimeoutMs: 2_000,
+        retryWindowMs: 4_000,
+      });
+      const held = await client.multiLock(names).acquire(); // kept alive: renewed every 1 s
+      const keeper = replies.holdNext(runs(extendScript, 3_000));
+      await keeper.ran; // the keeper's renewal applied at the server; its reply is held back
+      // The extend's copy that applies (a stale answer first, without one renewal in flight).
+      const extension = replies.holdNext(
+        runs(extendScript, 500),
+        (reply) => Array.isArray(reply) && Number(reply[0]) === 1,
+      );
+      const extending = held.extend(500);
+      await delay(150);
+      keeper.answer();
+      await extension.ran; // the extend applied; its reply is held back
+      const left = await serverLeft(client);
+      expect(left).toBeLessThanOrEqual(500);
+      // what the holder believes never outlasts what the server has
+      expect(held.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(left + 50);
+      extension.answer();
+      await extending;
+      await held.release();
+    });
+
+    it("finding 7 on a multi-lock: a kept-alive hold extended to a shorter lease is renewed at a third of it", async () => {
+      const { client } = await make({ leaseMs: 3_000 });
+      const held = await client.multiLock(names).acquire(); // kept alive: renewed every 1 s
+      await held.extend(600);
+      await delay(2_000);
+      expect(held.signal.aborted).toBe(false);
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(true);
+      await held.release();
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
+    });
+
+    it("a resumed multi-lock is not trusted beyond the server's lease from another machine's clock (adversarial campaign)", async () => {
+      const { client } = await make({ clockErrorMs: 1_000 });
+      const held = await client.multiLock(names).acquire({ leaseMs: 10_000 });
+      // Serialized on a machine whose wall clock runs 1.5 s fast (within 2 × clockErrorMs of ours).
+      const lease = { ...held.toJSON(), expiresAt: held.toJSON().expiresAt + 1_500 };
+      const resumed = client.multiLock(names).resume(lease);
+      const left = await serverLeft(client);
+      expect(resumed.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(left + 50);
+      await resumed.extend(5_000); // a confirmed renewal: trusted from here
+      await resumed.extend(5_000); // and again
+      expect(resumed.signal.aborted).toBe(false);
+      expect(resumed.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(
+        (await serverLeft(client)) + 50,
+      );
+      await resumed.release();
+      for (const name of names) expect(await client.lock(name).isLocked(), name).toBe(false);
+    });
   });
+}
+
+/**
+ * A backend whose chosen requests run at once while their replies wait for `answer()`: a reply
+ * slow on its way back, so that another request of the same client can run in between.
+ */
+export function replyGate(inner: Backend) {
+  type Rule = {
+    match: (args: readonly (string | number)[]) => boolean;
+    when: (reply: unknown) => boolean;
+    gate: Gate;
+  };
+  const rules: Rule[] = [];
+  const backend: Backend = {
+    kind: inner.kind,
+    ...(inner.subscribe ? { subscribe: inner.subscribe.bind(inner) } : {}),
+    async command(args, signal) {
+      const rule = rules.find((r) => r.match(args));
+      if (rule === undefined) return inner.command(args, signal);
+      const reply = await inner.command(args, new AbortController().signal);
+      if (!rule.when(reply) || !rules.includes(rule)) return reply;
+      rules.splice(rules.indexOf(rule), 1);
+      const { gate } = rule;
+      gate.ranNow();
+      await gate.answered;
+      return reply;
+    },
+  };
+  return {
+    backend,
+    /**
+     * The next request that matches and whose reply passes `when`: `ran` once it ran at the
+     * server; its reply waits for `answer()`. Other matching requests pass through.
+     */
+    holdNext(
+      match: (args: readonly (string | number)[]) => boolean,
+      when: (reply: unknown) => boolean = () => true,
+    ): Gate {
+      const gate = newGate();
+      rules.push({ match, when, gate });
+      return gate;
+    },
+  };
+}
+
+interface Gate {
+  readonly ran: Promise<void>;
+  readonly answered: Promise<void>;
+  ranNow(): void;
+  answer(): void;
+}
+
+function newGate(): Gate {
+  let ranNow!: () => void;
+  let answer!: () => void;
+  const ran = new Promise<void>((r) => (ranNow = r));
+  const answered = new Promise<void>((r) => (answer = r));
+  return { ran, answered, ranNow, answer };
 }

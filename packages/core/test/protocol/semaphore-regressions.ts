@@ -3,11 +3,14 @@ import { describe, expect, it } from "vitest";
 import {
   BackendError,
   LockError,
+  NotHeldError,
+  OutcomeUnknownError,
   resolveBackend,
   type ClientOptions,
   type WaitStrategy,
 } from "../../src/index.ts";
 import { permitSemaphoreKeys } from "../../src/keys.ts";
+import { settleScript } from "../../src/engine/scripts.generated.ts";
 import * as pes from "../../src/permit-semaphore/scripts.generated.ts";
 import * as sem from "../../src/semaphore/scripts.generated.ts";
 import { delay, makeTestClient } from "../support.ts";
@@ -183,6 +186,104 @@ export function runSemaphoreRegressions(target: RegressionTarget): void {
       expect(await s.status()).toMatchObject({ live: 1, available: 0 });
       await permit.release();
       expect(await s.availablePermits()).toBe(1);
+    });
+
+    it("a Semaphore release settled as never applied can be repeated, and still applies once", async () => {
+      const prefix = keyPrefix();
+      const { client, late } = await make({ prefix, requestTimeoutMs: 150, retryWindowMs: 400 });
+      const other = makeTestClient(await target.makeRedis(), { prefix });
+      const s = client.semaphore("tomb");
+      await s.trySetPermits(5);
+      const hold = await s.acquire({ permits: 2 });
+      // Another hold stays out, so a release applied twice would show (4 → 6 is refused, 3 → 5 is not).
+      const bystander = await s.acquire({ permits: 1 });
+      const before = hold.toJSON();
+      // Every copy of the release held back: its retries run out and settle tombstones its id.
+      late.on(runs(sem.releaseScript, 2), { kind: "hold" }, 1_000);
+      const outcome = await hold.release().catch((e: unknown) => e);
+      expect(outcome, String(outcome)).toBeInstanceOf(BackendError);
+      late.clear();
+      expect(late.heldCount).toBeGreaterThanOrEqual(1);
+      await late.deliver();
+      expect(await s.availablePermits()).toBe(2);
+      // The next attempt goes under a new id (serialised too); the tombstoned one would answer
+      // TOMBSTONED until the tombstone expires, and the permits would stay taken.
+      const after = hold.toJSON();
+      expect(after.releaseOp).not.toBe(before.releaseOp);
+      await other.client.semaphore("tomb").resume(after).release();
+      expect(await s.availablePermits()).toBe(4);
+      // The holder repeats its release: same id, the recorded answer, nothing applied twice.
+      await hold.release();
+      expect(await s.availablePermits()).toBe(4);
+      await expect(hold.release()).rejects.toBeInstanceOf(NotHeldError);
+      // A copy serialised before the refusal learns it too and moves to the same next id.
+      const stale = other.client.semaphore("tomb").resume(before);
+      await expect(stale.release()).rejects.toBeInstanceOf(BackendError);
+      await stale.release();
+      expect(await s.availablePermits()).toBe(4);
+      await bystander.release();
+      expect(await s.status()).toMatchObject({ available: 5, total: 5 });
+    });
+
+    it("a Semaphore release whose outcome stays unknown keeps its id for the repeat", async () => {
+      const { client, late } = await make({ requestTimeoutMs: 150, retryWindowMs: 400 });
+      const s = client.semaphore("unknown");
+      await s.trySetPermits(5);
+      const hold = await s.acquire({ permits: 2 });
+      const bystander = await s.acquire({ permits: 1 });
+      const id = hold.toJSON().releaseOp;
+      late.on(runs(sem.releaseScript, 2), { kind: "hold" }, 1_000);
+      late.on(runs(settleScript), { kind: "hold" }, 1_000);
+      const outcome = await hold.release().catch((e: unknown) => e);
+      expect(outcome, String(outcome)).toBeInstanceOf(OutcomeUnknownError);
+      // A copy may have applied: only the same id keeps the repeat from applying twice.
+      expect(hold.toJSON().releaseOp).toBe(id);
+      late.clear();
+      // The lost settle ran after all and tombstoned the id: the repeat learns it did not apply,
+      // and only then does the hold move on to a new id, which applies once.
+      await late.deliver();
+      expect(await s.availablePermits()).toBe(2);
+      await expect(hold.release()).rejects.toBeInstanceOf(BackendError);
+      expect(hold.toJSON().releaseOp).not.toBe(id);
+      await hold.release();
+      expect(await s.availablePermits()).toBe(4);
+      await bystander.release();
+      expect(await s.availablePermits()).toBe(5);
+    });
+
+    it("a Semaphore release repeated after its record could have expired is refused, never applied twice", async () => {
+      // Record margin: 2 × 100 + 2 × 50 + 1 000 = 1.3 s past the release's deadline.
+      const timings = { requestTimeoutMs: 100, retryWindowMs: 300, clockErrorMs: 50 };
+      const prefix = keyPrefix();
+      const { client, late } = await make({ prefix, ...timings });
+      const other = makeTestClient(await target.makeRedis(), { prefix, ...timings });
+      const s = client.semaphore("anchor");
+      await s.trySetPermits(10);
+      const hold = await s.acquire({ permits: 2 });
+      // Others stay out, so a release applied twice would show (5 → 7 → 9, all within 10).
+      const bystander = await s.acquire({ permits: 3 });
+      // The release script loaded (EVALSHA runs at once, no NOSCRIPT round), then: the first
+      // copy applies and its response is lost; every resend and the settle are lost.
+      await (await s.acquire({ permits: 1 })).release();
+      late.on(runs(sem.releaseScript, 2), { kind: "drop-after" });
+      late.on(runs(sem.releaseScript, 2), { kind: "hold" }, 1_000);
+      late.on(runs(settleScript), { kind: "hold" }, 1_000);
+      await expect(hold.release()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      late.clear();
+      expect(await s.availablePermits()).toBe(7);
+      // The release's record has surely expired: its id alone can no longer tell a repeat apart.
+      await delay(2_000);
+      await expect(hold.release()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      expect(await s.availablePermits()).toBe(7);
+      // The same from another invocation, through toJSON (which carries the anchor).
+      const json = hold.toJSON();
+      expect(json.releaseAnchor).toBeGreaterThan(0);
+      const resumed = other.client.semaphore("anchor").resume(json);
+      await expect(resumed.release()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      await late.deliver();
+      expect(await s.availablePermits()).toBe(7);
+      await bystander.release();
+      expect(await s.availablePermits()).toBe(10);
     });
 
     for (const kind of ["Semaphore", "PermitExpirableSemaphore"] as const) {

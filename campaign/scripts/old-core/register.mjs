@@ -1,0 +1,3 @@
+import { register } from "node:module";
+
+register("./redirect-core.mjs", import.meta.url);

@@ -1,0 +1,122 @@
+import { startStack, type Stack } from "@edgelock/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CALM,
+  CALM_LOADED,
+  CONFIGS,
+  REORDER,
+  type AdversaryConfig,
+} from "../src/adversary/configs.ts";
+import {
+  addFigures,
+  formatFigures,
+  type Figures,
+  type ServerFaultFigures,
+} from "../src/adversary/figures.ts";
+import { formatAdversaryReport } from "../src/adversary/oracle/check.ts";
+import { runAdversary } from "../src/adversary/run.ts";
+
+// The bounded adversary as a gate: rounds of short runs, every config at once (REST; `reorder`
+// on TCP too), one Redis and rest-server shared (each run its own key prefix), until the runs
+// together reach the coverage below; every run must report no violation. A long run:
+// EDGELOCK_ADVERSARY_SECONDS (wall budget, default 145) and EDGELOCK_CAMPAIGN_SEED.
+const BUDGET_S = Number(process.env["EDGELOCK_ADVERSARY_SECONDS"] ?? 145);
+const ROUND_S = Number(process.env["EDGELOCK_ADVERSARY_ROUND_SECONDS"] ?? 10);
+const SEED = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 20261124);
+const long = process.env["EDGELOCK_ADVERSARY_SECONDS"] !== undefined;
+
+/** Coverage the runs must reach together (critical sections; latch: rounds). */
+const MIN_TOTAL = 2_000;
+const MIN_PER_PRIMITIVE = 100;
+const MIN_LATCH_ROUNDS = 50;
+
+/**
+ * The cast per run, for coverage in a bounded time: a latch round is cheap (one latch actor makes
+ * hundreds of rounds a run, far past the 50 needed), a read-write section dear (a writer waits
+ * for every reader; more actors on the same locks only wait longer), and every script run of a
+ * run goes through one serialized queue. So one latch actor, more read-write and FairLock actors.
+ */
+const cast = (config: AdversaryConfig): AdversaryConfig => ({
+  ...config,
+  latchActors: 1,
+  rwActors: 9,
+  fairLockActors: 3,
+});
+
+const PLAN: readonly { config: AdversaryConfig; backend: "rest" | "tcp" }[] = [
+  // Every config (calm at timings a loaded machine keeps: see CALM_LOADED).
+  ...CONFIGS.map((c) => ({ config: c === CALM ? CALM_LOADED : c, backend: "rest" as const })),
+  { config: REORDER, backend: "tcp" },
+];
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+}, 60_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("adversarial campaign (bounded)", () => {
+  it(
+    "every state the server went through matches what the clients acted on, over every primitive and fault kind",
+    async () => {
+      const figures: Figures = {};
+      const faults: ServerFaultFigures = {};
+      const started = Date.now();
+      const failures: string[] = [];
+      let round = 0;
+      // Rounds until the coverage is reached (a long run: until the budget is spent), and never
+      // past the budget: a round on a loaded machine reaches fewer sections, not a timeout.
+      while (Date.now() - started < BUDGET_S * 1_000 - ROUND_S * 2_000) {
+        const runs = await Promise.all(
+          PLAN.map(({ config, backend }, i) => {
+            const seed = SEED + round * 100 + i;
+            return runAdversary({
+              config: cast(config),
+              seed,
+              seconds: ROUND_S,
+              backend,
+              // A run with the rest-server's own faults owns its rest-server (it clears rules).
+              ...((config.mix.serverFault ?? 0) > 0 && backend === "rest" ? {} : { stack }),
+              prefix: `adv${seed}${backend}`,
+              dumpDir: "/tmp",
+            });
+          }),
+        );
+        for (const run of runs) {
+          addFigures(figures, faults, run.history, run.result);
+          if (run.result.violations.length > 0)
+            failures.push(
+              `${formatAdversaryReport(run.history, run.result)}${run.file ? `\n  history: ${run.file}` : ""}`,
+            );
+        }
+        round++;
+        if (!long && covered(figures)) break;
+      }
+      const wall = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `adversary: ${round} round(s) × ${PLAN.length} runs of ${ROUND_S} s, ${wall} s wall\n${formatFigures(figures, faults)}`,
+      );
+      expect(failures, failures.join("\n")).toEqual([]);
+      expect(Object.values(faults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(shortfall(figures)).toEqual([]);
+    },
+    (BUDGET_S + 60) * 1_000,
+  );
+});
+
+/** What the runs have not reached yet (empty: covered). */
+function shortfall(figures: Figures): string[] {
+  const out: string[] = [];
+  const total = Object.values(figures).reduce((sum, f) => sum + f.sections, 0);
+  if (total < MIN_TOTAL) out.push(`${total} sections in all, want ${MIN_TOTAL}`);
+  for (const [primitive, f] of Object.entries(figures)) {
+    if (primitive === "(none)") continue;
+    const min = primitive === "latch" ? MIN_LATCH_ROUNDS : MIN_PER_PRIMITIVE;
+    if (f.sections < min) out.push(`${primitive}: ${f.sections}, want ${min}`);
+  }
+  return out;
+}
+
+const covered = (figures: Figures): boolean => shortfall(figures).length === 0;
