@@ -78,7 +78,7 @@ export class HeldMultiLockView implements HeldMultiLock {
     const hold = this.#hold;
     checkLeaseWithinQuarantine(hold.ref.ctx, "ms", ms);
     // A resumed hold may renew before it is trusted: that renewal is what makes it trusted.
-    if (this.#released || (!hold.lease.active && !hold.provisional))
+    if (this.#released || (!hold.lease.active && !hold.resumed))
       throw new NotHeldError(hold.ref.label);
     const outcome = await hold.renew(ms);
     if (outcome === "gone")

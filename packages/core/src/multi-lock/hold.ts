@@ -41,6 +41,8 @@ export class MultiHold {
   versions: number[];
   /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
   provisional: boolean;
+  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `Hold`). */
+  readonly resumed: boolean;
   readonly #renewals: OrderedRenewals;
   #views = 0;
   #keeping: HoldKeeping | undefined;
@@ -53,6 +55,7 @@ export class MultiHold {
     this.leaseMs = init.leaseMs;
     this.versions = [...init.versions];
     this.provisional = init.provisional ?? false;
+    this.resumed = this.provisional;
     this.#onEnd = onEnd;
     this.#init = init;
     this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>

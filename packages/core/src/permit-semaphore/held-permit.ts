@@ -37,6 +37,8 @@ export class HeldPermit implements Permit {
   /** The lease version this permit last saw on the server; its renewals carry it. */
   version: number;
   provisional: boolean;
+  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `Hold`). */
+  readonly resumed: boolean;
   readonly #renewals: OrderedRenewals;
   readonly #releaseOp: Operation = newOperation();
   #keeping: HoldKeeping | undefined;
@@ -52,6 +54,7 @@ export class HeldPermit implements Permit {
     this.#init = init;
     this.version = init.version;
     this.provisional = init.provisional ?? false;
+    this.resumed = this.provisional;
     const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
     // Runs inside the constructor when the lease had already run out: no keeper yet then.
     this.lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#keeping?.stop());
@@ -124,8 +127,9 @@ export class HeldPermit implements Permit {
   async extend(ms: number): Promise<void> {
     validateMs("ms", ms, { min: 1 });
     checkLeaseWithinQuarantine(this.#ref.ctx, "ms", ms);
-    // A resumed permit may renew before it is trusted: that renewal is what makes it trusted.
-    if (this.#released || (!this.lease.active && !this.provisional))
+    // A resumed permit may renew before it is trusted (that renewal is what makes it trusted), and
+    // after: its local lease may have ended at resume, which says nothing about the server's.
+    if (this.#released || (!this.lease.active && !this.resumed))
       throw new NotHeldError(this.name, `permit of "${this.name}" is not held`);
     const outcome = await this.#renewals.renew(ms);
     if (outcome === "gone")
