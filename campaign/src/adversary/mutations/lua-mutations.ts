@@ -16,8 +16,8 @@ import {
 // inside every @protocol script. A transform names one script, so only that operation weakens.
 const RECORD_EVERY_ANSWER =
   "redis.call('SET', op_key, table.concat(__parts, ','), 'PX', math.max(op_deadline + op_margin - now_ms, 1))";
-const REFUSE_LATE = "if now_ms > op_deadline then return {-100, now_ms} end";
-const HONOUR_TOMBSTONE = "if __record == 'x' then return {-101, now_ms} end";
+const REFUSE_LATE = "if now_ms > op_deadline then return {-100, -1, -1, now_ms} end";
+const HONOUR_TOMBSTONE = "if __record == 'x' then return {-101, -1, -1, now_ms} end";
 
 /** Finding 1: only grants are recorded; a late copy of a busy answer runs again and may grant. */
 const recordOnlyGrants = (source: string) =>
