@@ -5,10 +5,9 @@ import {
   LOCKS_SETTLED_LONG,
   SEMAPHORE_SETTLED,
   LOCKS_CONGESTED,
-  LOCKS_LATE,
   LOCKS_LATE_WIDE,
   LOCKS_STRAGGLERS,
-  SEMAPHORE_LATE,
+  SEMAPHORE_LATE_WIDE,
   SEMAPHORE_STRAGGLERS,
 } from "./worlds.ts";
 
@@ -35,7 +34,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "every answer is recorded",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: recordOnlyGrants },
-    config: LOCKS_LATE,
+    config: LOCKS_LATE_WIDE,
     seconds: 3,
   },
   {
@@ -44,7 +43,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "every answer is recorded",
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: recordOnlyGrants },
-    config: SEMAPHORE_LATE,
+    config: SEMAPHORE_LATE_WIDE,
     seconds: 3,
   },
   {
@@ -90,7 +89,6 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
     config: LOCKS_LATE_WIDE,
     seconds: 3,
-    pending: "18/20 (3 s runs). Seen as applied-after-answer",
   },
   {
     name: "lock-release-ignores-tombstone",
@@ -100,7 +98,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     config: LOCKS_SETTLED_LONG,
     seconds: 3,
     pending:
-      "1/20. A client that knows server time settles only once its deadline passed, so any later copy is refused as LATE before the tombstone matters; only a fresh client's release (resume, then release without extending) exposes it, and the workload extends after resume as the docs advise",
+      "0/20 (3 s runs, 0.5-2 s leases). A client that knows server time settles only once its deadline passed, so any later copy is refused as LATE before the tombstone matters; only a fresh client's release (resume, then release without extending) exposes it, and the workload extends after resume as the docs advise",
   },
   {
     name: "semaphore-release-ignores-tombstone",

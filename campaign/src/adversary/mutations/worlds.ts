@@ -35,15 +35,15 @@ export const LOCKS_LATE: AdversaryConfig = {
   ...LOCKS_REORDER,
   ...TIGHT_CLOCKS,
   name: "locks-late",
-  lockActors: 6,
-  // Half the first copies held back 60–250 ms: past the resend's (busy) answer or the settle's
+  lockActors: 8,
+  // Most first copies held back 60–250 ms: past the resend's (busy) answer or the settle's
   // tombstone, often into a free lock.
   mix: {
     late: 0.1,
     duplicate: 0.05,
     lostResponse: 0.05,
     maxDelayMs: 90,
-    firstCopyLate: 0.5,
+    firstCopyLate: 0.7,
     firstCopyDelayMs: [60, 250],
   },
 };
@@ -243,4 +243,12 @@ export const LOCKS_SETTLED_LONG: AdversaryConfig = {
   name: "locks-settled-long",
   leaseMs: 1_000,
   tilt: { keepAlive: 0 },
+};
+
+/** The semaphore alone in finding 1's world with wide deadlines. */
+export const SEMAPHORE_LATE_WIDE: AdversaryConfig = {
+  ...LOCKS_LATE_WIDE,
+  name: "semaphore-late-wide",
+  lockActors: 0,
+  semaphoreActors: 5,
 };
