@@ -19,6 +19,12 @@ import { installClockSkew } from "../src/world/clock-skew.ts";
 
 const RUNS = 20;
 const NEEDED = 19;
+/**
+ * 20 runs of every mutation take about 8 minutes on a 2-core machine, beyond what `pnpm test`
+ * may add, so they run on demand: `EDGELOCK_MUTATIONS=1 pnpm exec vitest run --project campaign
+ * test/mutations.test.ts` (the figures of the last full run are in campaign/README.md).
+ */
+const ON_DEMAND = process.env["EDGELOCK_MUTATIONS"] !== "1";
 /** Worlds at once on the shared stack: more starve a loaded 2-core machine into timeouts only. */
 const PARALLEL = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 2);
 const SEED = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 1);
@@ -28,6 +34,7 @@ let uninstallSkew: () => void;
 const rows: Detection[] = [];
 
 beforeAll(async () => {
+  if (ON_DEMAND) return;
   uninstallSkew = installClockSkew();
   stack = await startStack();
 });
@@ -45,21 +52,24 @@ afterAll(async () => {
   uninstallSkew?.();
 });
 
-describe("the adversarial oracle sees every mutation", () => {
-  for (const mutation of MUTATIONS) {
-    const what = `${mutation.name} (${mutation.operation}: ${mutation.rule}${mutation.finding ? `, finding ${mutation.finding}` : ""})`;
-    it(what, { timeout: 170_000 }, async () => {
-      const row = await measureMutation(stack, mutation, {
-        runs: RUNS,
-        parallel: PARALLEL,
-        seed: SEED,
-        dumpDir: "/tmp",
+describe.skipIf(ON_DEMAND)(
+  "the adversarial oracle sees every mutation (EDGELOCK_MUTATIONS=1: 8 min)",
+  () => {
+    for (const mutation of MUTATIONS) {
+      const what = `${mutation.name} (${mutation.operation}: ${mutation.rule}${mutation.finding ? `, finding ${mutation.finding}` : ""})`;
+      it(what, { timeout: 170_000 }, async () => {
+        const row = await measureMutation(stack, mutation, {
+          runs: RUNS,
+          parallel: PARALLEL,
+          seed: SEED,
+          dumpDir: "/tmp",
+        });
+        rows.push(row);
+        expect(
+          row.caught,
+          `${mutation.name}: caught in ${row.caught}/${RUNS}; missed seeds ${row.missed.join(", ")}`,
+        ).toBeGreaterThanOrEqual(NEEDED);
       });
-      rows.push(row);
-      expect(
-        row.caught,
-        `${mutation.name}: caught in ${row.caught}/${RUNS}; missed seeds ${row.missed.join(", ")}`,
-      ).toBeGreaterThanOrEqual(NEEDED);
-    });
-  }
-});
+    }
+  },
+);
