@@ -15,6 +15,11 @@ export interface SizeEntry {
 
 const KB = 1024;
 
+// Budgets guard against growth; they are not the goals. Measured at the end of the protocol work
+// of issue 13 (one engine with deadlines, settle and rollback detection; ordered renewals; one
+// serialized-hold parser; the shared push stream of issue 14): 19.7 / 20.5 / 36.2 KB, each budget
+// about 0.75 KB above. Issue 14's goals (10 / 11 / 24 KB) are not met yet.
+
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
     name: "Lock-only entry (@edgelock/core/lock)",
@@ -25,7 +30,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 17.75 * KB,
+    budget: 20.5 * KB,
     goal: 10 * KB,
   },
   {
@@ -41,7 +46,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 18.5 * KB,
+    budget: 21.25 * KB,
     goal: 11 * KB,
   },
   {
@@ -66,7 +71,7 @@ export default {
     return new Response("ok");
   },
 };`,
-    budget: 33.25 * KB,
+    budget: 37 * KB,
     goal: 24 * KB,
   },
 ];
