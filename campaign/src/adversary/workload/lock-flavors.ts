@@ -2,7 +2,6 @@ import type {
   HeldLock,
   HeldMultiLock,
   SerializedLease,
-  SerializedMultiLease,
 } from "@edgelock/core";
 import { fairLockKeys, lockKeys, readWriteLockKeys } from "../../../../packages/core/src/keys.ts";
 import type { Belief, Primitive } from "../history.ts";
