@@ -10,6 +10,15 @@ local function purge_readers(readers_key, holds_key)
   redis.call('ZREMRANGEBYSCORE', readers_key, '-inf', now_ms)
 end
 
+-- Whether any live reader remains, expired ones dropped first. A writer's scripts ask this on a
+-- lock that usually has no reader at all: then one ZCARD answers, instead of the purge's range
+-- query and an EXISTS.
+local function live_readers(readers_key, holds_key)
+  if redis.call('ZCARD', readers_key) == 0 then return false end
+  purge_readers(readers_key, holds_key)
+  return redis.call('EXISTS', readers_key) == 1
+end
+
 -- Keep both keys alive until the longest reader's expiry; returns that remaining time (0: none).
 local function readers_ttl(readers_key, holds_key)
   local last = redis.call('ZRANGE', readers_key, -1, -1, 'WITHSCORES')

@@ -4,7 +4,7 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonReadScript = {
   name: "abandon-read",
-  sha: "7f448f9b5c474dbf4913a2f29564e4eeb6eea66e" as string,
+  sha: "3b7d6cb0e9632c189d81bb473861e27ab4cab4fc" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, op_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\nlocal previous = op_get(op_key)\nif previous == 'x' then return {0} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nif not previous or (previous[1] ~= 1 and previous[1] ~= 2) then return {0} end\npurge_readers(readers_key, holds_key)\nlocal mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)\nif mine[1] ~= string.format('%.0f', previous[2]) then return {0} end\nlocal count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))\nif count == 0 and readers_left == 0 and redis.call('EXISTS', lock_key) == 0 then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "op"],
@@ -14,7 +14,7 @@ export const abandonReadScript = {
 
 export const abandonWriteScript = {
   name: "abandon-write",
-  sha: "a7b589992aef221bae3062bab79763cc57edd77e" as string,
+  sha: "8f0bd97cc145b84bf024590ad4c6d79a1de2648f" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, op_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\n" + luaLockAbandonTake + "redis.call('DEL', lock_key)\npurge_readers(readers_key, holds_key)\nif redis.call('EXISTS', readers_key) == 0 then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "op"],
@@ -24,7 +24,7 @@ export const abandonWriteScript = {
 
 export const acquireReadScript = {
   name: "acquire-read",
-  sha: "ee4c8a34d885ac3b394c3233024b5fb04a6b4686" as string,
+  sha: "988fabd4deffc512756299f459cb81f3c855690a" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]\npurge_readers(readers_key, holds_key)\nlocal expiry = tonumber(redis.call('ZSCORE', readers_key, owner))\nif expiry then\nlocal count = redis.call('HINCRBY', holds_key, 'c' .. owner, 1)\nexpiry = math.max(expiry, now_ms + lease)\nredis.call('ZADD', readers_key, expiry, owner)\nreaders_ttl(readers_key, holds_key)\nlocal mine = redis.call('HMGET', holds_key, 'f' .. owner, 'v' .. owner)\nreturn {2, tonumber(mine[1] or '0'), count, expiry - now_ms, 0, 0, 0, tonumber(mine[2] or '0')}\nend\nlocal writer = redis.call('HMGET', lock_key, 'o', 'g', 't')\nif not writer[1] then\nlocal left = quarantine_left(quarantine)\nif left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0} end\nend\nlocal admit\nif writer[1] then\nadmit = writer[1] == owner and writer[2] ~= '1'\nelseif first_live_writer(queue_key, deadlines_key) then\nadmit = false\nif redis.call('EXISTS', readers_key) == 0 then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nelse\nadmit = true\nend\nif admit then\nlocal fence = next_fence(fence_key, fence_ttl)\nredis.call('HSET', holds_key, 'c' .. owner, 1, 'f' .. owner, string.format('%.0f', fence), 'v' .. owner, 0)\nredis.call('ZADD', readers_key, now_ms + lease, owner)\nreaders_ttl(readers_key, holds_key)\nreturn {1, fence, 1, lease, 0, 0, 0, 0}\nend\nif writer[1] then redis.call('HSET', lock_key, 'r', 1) end\nlocal busy_ttl = math.max(live_pttl(lock_key), readers_ttl(readers_key, holds_key), 0)\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(writer[3] or now_ms)\nreturn {0, 0, 0, busy_ttl, 0, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "stats"],
@@ -34,8 +34,8 @@ export const acquireReadScript = {
 
 export const acquireWriteScript = {
   name: "acquire-write",
-  sha: "458a297d9dbcbbe73d732538050cf65d7fa94fc9" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "purge_readers(readers_key, holds_key)\nlocal refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nlocal state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\nif not holder and redis.call('EXISTS', readers_key) == 0 then\n" + luaFairLockTakeFree + "end\n" + luaFairLockReenter + "if redis.call('ZSCORE', readers_key, owner) then\nredis.call('ZREM', queue_key, owner)\nredis.call('ZREM', deadlines_key, owner)\nreturn {-2, 0, 0, 0, 0, 0, 0, 0}\nend\nlocal busy_ttl = holder and live_pttl(lock_key) or readers_ttl(readers_key, holds_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = holder and now_ms - tonumber(granted_at or now_ms) or 0\nreturn {0, 0, 0, busy_ttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "a5237d868d66c2beed9639c4e991865cac2da298" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "local readers = live_readers(readers_key, holds_key)\nlocal refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nlocal state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\nif not holder and not readers then\n" + luaFairLockTakeFree + "end\n" + luaFairLockReenter + "if readers and redis.call('ZSCORE', readers_key, owner) then\nredis.call('ZREM', queue_key, owner)\nredis.call('ZREM', deadlines_key, owner)\nreturn {-2, 0, 0, 0, 0, 0, 0, 0}\nend\nlocal busy_ttl = holder and live_pttl(lock_key) or readers_ttl(readers_key, holds_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = holder and now_ms - tonumber(granted_at or now_ms) or 0\nreturn {0, 0, 0, busy_ttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "stats"],
   args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix"],
@@ -44,7 +44,7 @@ export const acquireWriteScript = {
 
 export const extendReadScript = {
   name: "extend-read",
-  sha: "7e7c550845e662c046111c2042e0b836f60eb76a" as string,
+  sha: "98dcf883e739d712cf84d6415f11830c305d04bc" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaReadWriteLockReaders + "local readers_key, holds_key, owner, lease = KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[4])\nlocal expiry = tonumber(redis.call('ZSCORE', readers_key, owner))\nif not expiry or expiry <= now_ms then return {0, 0, 0} end\nlocal mine = redis.call('HMGET', holds_key, 'f' .. owner, 'v' .. owner)\nif mine[1] ~= ARGV[2] then return {0, 0, 0} end\nlocal version = tonumber(mine[2] or '0')\nif version ~= tonumber(ARGV[3]) then return {2, version, expiry - now_ms} end\nredis.call('HSET', holds_key, 'v' .. owner, version + 1)\nredis.call('ZADD', readers_key, now_ms + lease, owner)\nreaders_ttl(readers_key, holds_key)\nreturn {1, version + 1, lease}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["readers", "holds"],
@@ -54,7 +54,7 @@ export const extendReadScript = {
 
 export const forceUnlockScript = {
   name: "force-unlock",
-  sha: "ff3a075c568e143ff65fb4356fd7893edcee33ad" as string,
+  sha: "faff9b5ecad90fc63d88dcc353fc49b34cb6ad25" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaReadWriteLockReaders + "purge_readers(KEYS[5], KEYS[6])\nlocal deleted\nif ARGV[1] == 'w' then\ndeleted = redis.call('DEL', KEYS[1])\nelse\ndeleted = redis.call('DEL', KEYS[5], KEYS[6])\nend\nif deleted == 0 then return {0} end\nif redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[5]) == 0 then\ngrant_head(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[2]), ARGV[3], nil)\nend\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds"],
@@ -74,7 +74,7 @@ export const inspectScript = {
 
 export const releaseReadScript = {
   name: "release-read",
-  sha: "a5c36afdae01d58ef1e222d6ff842ecd1356f53e" as string,
+  sha: "df3dc5cf035a7f503410aea0d9bc4f109169e7ce" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key = KEYS[5], KEYS[6]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]\npurge_readers(readers_key, holds_key)\nlocal mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)\nif mine[1] ~= fence then return {0, 0} end\nlocal count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))\nif count == 0 and readers_left == 0 and redis.call('EXISTS', lock_key) == 0 then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nreturn {1, count}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds"],
@@ -84,8 +84,8 @@ export const releaseReadScript = {
 
 export const releaseWriteScript = {
   name: "release-write",
-  sha: "56c4c9c7c52fee956b61200c80f70f47ee24ec45" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "purge_readers(readers_key, holds_key)\nlocal writer = nil\nif redis.call('EXISTS', readers_key) == 0 then\nwriter = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nif state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "99ef2abed78c4b07de6fc089436f56fa4a035044" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "local writer = nil\nif not live_readers(readers_key, holds_key) then\nwriter = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nif state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "stats"],
   args: ["owner", "fence", "fenceTtlMs", "channelPrefix", "statsTtlMs"],
