@@ -96,7 +96,7 @@ async function setUp(client: Client, kind: Kind, name: string): Promise<void> {
 const OWN_LIMITS: Record<Kind, { uncontended: number; contended: number }> = {
   lock: { uncontended: 10, contended: 17 },
   fair: { uncontended: 10, contended: 18 },
-  read: { uncontended: 17, contended: 0 },
+  read: { uncontended: 15, contended: 0 },
   write: { uncontended: 12, contended: 20.5 },
   semaphore: { uncontended: 9, contended: 17 },
   permit: { uncontended: 13, contended: 23.5 },
