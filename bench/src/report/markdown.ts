@@ -68,7 +68,7 @@ ${contentionTable(main, i.overhead)}
 
 ${redisCostTable(main)}
 
-Counted by Redis itself over each pass (\`CONFIG RESETSTAT\` before, \`INFO commandstats\` and \`INFO cpu\` after). *Redis cmds/CS* counts every command Redis executed, those a script ran included (the table above counts what crossed the network). *script µs/CS* is the \`usec\` of EVAL/EVALSHA, which covers what each script ran; *other cmds µs/CS* the \`usec\` of every other command, those run inside scripts included (so it overlaps the script µs of a scripted library). *Redis CPU µs/CS* is redis-server's user + system CPU over the pass (\`INFO cpu\`): everything, network I/O included, and the figure that bounds a self-hosted Redis.
+Counted by Redis itself over each pass (\`INFO commandstats\` and \`INFO cpu\` before and after, the difference; no \`CONFIG RESETSTAT\`, so other counters on the same Redis keep their totals). *Redis cmds/CS* counts every command Redis executed, those a script ran included (the table above counts what crossed the network). *script µs/CS* is the \`usec\` of EVAL/EVALSHA, which covers what each script ran; *other cmds µs/CS* the \`usec\` of every other command, those run inside scripts included (so it overlaps the script µs of a scripted library). *Redis CPU µs/CS* is redis-server's user + system CPU over the pass (\`INFO cpu\`): everything, network I/O included, and the figure that bounds a self-hosted Redis.
 
 ## Saturation: uncontended acquire + release over TCP, R = 0
 

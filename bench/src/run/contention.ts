@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { LibraryEnv, LockLibrary, LockWorker } from "../libraries/index.ts";
 import type { Network } from "../net/network.ts";
-import { redisCostMeter, type RedisCost } from "../net/redis-cost.ts";
+import { NO_COST, redisCostMeter, type RedisCost } from "../net/redis-cost.ts";
 import { measure, type RunMetrics } from "./metrics.ts";
 import { runWorkload, type RunRecord, type Workload } from "./workload.ts";
 
@@ -69,6 +69,8 @@ export async function runPass(
   library: LockLibrary,
   workload: Workload,
   latency: Latency,
+  /** Read Redis's own statistics around the run (its INFO commands then show in them). */
+  measureCost = true,
 ): Promise<RawRun> {
   await network.setLatency(latency.ms, latency.jitterMs);
   const env = envFor(network, latency);
@@ -76,14 +78,14 @@ export async function runPass(
     Array.from({ length: workload.workers }, () => library.worker(env)),
   );
   await warmUp(workers);
-  const meter = await redisCostMeter(network.redis.url);
+  const meter = measureCost ? await redisCostMeter(network.redis.url) : undefined;
   const before = await network.counters();
-  await meter.start();
+  await meter?.start();
   const record = await runWorkload(workers, workload);
   await Promise.all(workers.map((w) => w.close()));
   const after = await network.counters();
-  const cost = await meter.stop();
-  await meter.close();
+  const cost = (await meter?.stop()) ?? NO_COST;
+  await meter?.close();
   const rest = library.transport === "rest";
   const requests = rest ? after.http - before.http : after.wire - before.wire;
   return {
@@ -136,8 +138,9 @@ export async function runContention(
   library: LockLibrary,
   workload: Workload,
   latency: Latency,
+  measureCost = true,
 ): Promise<ContentionResult> {
-  return summarize([await runPass(network, library, workload, latency)]);
+  return summarize([await runPass(network, library, workload, latency, measureCost)]);
 }
 
 async function warmUp(workers: readonly LockWorker[]): Promise<void> {
