@@ -27,7 +27,8 @@ afterAll(async () => {
 /**
  * Calls per command since CONFIG RESETSTAT, for the commands a client sends itself. Redis also
  * counts every `redis.call` a script makes under that command's name, so those names cannot be
- * compared; the scripts' own EVALSHA/EVAL, SUBSCRIBE and ioredis' INFO ready check can. (INFO
+ * compared; the scripts' own EVALSHA/EVAL, SUBSCRIBE, PSUBSCRIBE (a client's one stream per name) and
+ * ioredis' INFO ready check can. (INFO
  * does not count itself in its own answer.) `connectionSetup`: also CLIENT SETINFO, which ioredis
  * sends on connect (through the proxy) and the rest-server's own push connections send too (not
  * on behalf of any request).
@@ -37,7 +38,7 @@ async function clientCommands(connectionSetup = false): Promise<Map<string, numb
   const calls = new Map<string, number>();
   for (const [, name, count] of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
     const fromClient =
-      /^(evalsha|eval|evalsha_ro|eval_ro|subscribe|info)$/.test(name!) ||
+      /^(evalsha|eval|evalsha_ro|eval_ro|subscribe|psubscribe|info)$/.test(name!) ||
       (connectionSetup && name!.startsWith("client|"));
     if (fromClient) calls.set(name!, Number(count));
   }
