@@ -27,9 +27,9 @@ afterAll(async () => {
 /**
  * Calls per command since CONFIG RESETSTAT, for the commands a client sends itself. Redis also
  * counts every `redis.call` a script makes under that command's name, so those names cannot be
- * compared; the scripts' own EVALSHA/EVAL, SUBSCRIBE, PSUBSCRIBE (a client's one stream per name) and
- * ioredis' INFO ready check can. (INFO
- * does not count itself in its own answer.) `connectionSetup`: also CLIENT SETINFO, which ioredis
+ * compared; the scripts' own EVALSHA/EVAL, SUBSCRIBE, PSUBSCRIBE (a client's one stream per
+ * name) and ioredis' INFO ready check can. (INFO does not count itself in its own answer.)
+ * `connectionSetup`: also CLIENT SETINFO, which ioredis
  * sends on connect (through the proxy) and the rest-server's own push connections send too (not
  * on behalf of any request).
  */
