@@ -2,6 +2,8 @@
  * `pnpm bench [--quick] [--only <name>] [--push-refused] [--family]`: the contention benchmark.
  * Starts Redis and the network
  * process, runs every scenario for every library, writes BENCHMARKS.md and its plots.
+ * `--redis-cost`: only what edgelock costs Redis (each primitive's protocol and own commands,
+ * and the saturation scenario), printed.
  * `--family`: only the family scenarios (every queued primitive beside the Lock, N = 8 and 16),
  * written to bench/.family/FAMILY.md; `--only` then picks primitives by name substring.
  */
@@ -19,7 +21,9 @@ import { sweepPlots } from "./report/plots.ts";
 import { familyTable, runFamily } from "./scenarios/family.ts";
 import { R, runSuite } from "./scenarios/suite.ts";
 import { REFUSED_PUSH, runPushRefused } from "./scenarios/push-refused.ts";
-import { pushRefusedTable } from "./report/tables.ts";
+import { commandSharesTable, pushRefusedTable, saturationTable } from "./report/tables.ts";
+import { runCommandShares } from "./scenarios/command-shares.ts";
+import { runSaturation } from "./scenarios/saturation.ts";
 import { measureSizes } from "./size/main.ts";
 
 const args = process.argv.slice(2);
@@ -41,6 +45,15 @@ if (args.includes("--push-refused")) {
   try {
     const overhead = await measureOverhead(network, REFUSED_PUSH.rttMs);
     console.log(pushRefusedTable(await runPushRefused(network, quick, quick ? 1 : 2), overhead));
+  } finally {
+    await network.close();
+  }
+  process.exit(0);
+}
+if (args.includes("--redis-cost")) {
+  try {
+    console.log(commandSharesTable(await runCommandShares(network)));
+    console.log(saturationTable(await runSaturation(network, undefined, quick)));
   } finally {
     await network.close();
   }
@@ -72,6 +85,13 @@ try {
     lockWithPush.length > 0 && libraries.includes(lockWithPush[0]!)
       ? await runFamily(network, [...lockWithPush, ...FAMILY], { quick, log })
       : [];
+  const shares = await runCommandShares(network);
+  log("command shares done");
+  const saturation = await runSaturation(network, undefined, quick);
+  for (const r of saturation)
+    log(
+      `saturation ${r.library.padEnd(24)} ${Math.round(r.pairsPerS)} pairs/s, Redis ${r.redisCore.toFixed(2)} core`,
+    );
   const after = await measureOverhead(network, R);
   const overhead = { rest: (before.rest + after.rest) / 2, tcp: (before.tcp + after.tcp) / 2 };
   const plots = sweepPlots(results);
@@ -93,6 +113,8 @@ try {
       libraries,
       results,
       family,
+      shares,
+      saturation,
       plots: {
         efficiency: relative(outDir, join(plotDir, "efficiency.svg")),
         requests: relative(outDir, join(plotDir, "requests.svg")),

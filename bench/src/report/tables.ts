@@ -3,6 +3,9 @@ import type { ContentionResult } from "../run/contention.ts";
 import { C } from "../scenarios/suite.ts";
 import type { OverrunResult } from "../scenarios/overrun.ts";
 import type { PushRefusedResult } from "../scenarios/push-refused.ts";
+import type { SaturationResult } from "../scenarios/saturation.ts";
+import type { CommandShares } from "../scenarios/command-shares.ts";
+import type { Attribution } from "../net/command-attribution.ts";
 import type { SizeReport } from "../size/main.ts";
 import type { SuiteResults } from "../scenarios/suite.ts";
 import type { UncontendedResult } from "../scenarios/uncontended.ts";
@@ -187,5 +190,80 @@ export function pushRefusedTable(
         String(m.failedAcquires),
       ];
     }),
+  );
+}
+
+/**
+ * What each library's critical sections cost Redis itself (one scenario): every command Redis
+ * executed (inside scripts too), the µs its scripts took and redis-server's CPU, against
+ * redis-semaphore's (the Lua-based peer).
+ */
+export function redisCostTable(rows: readonly ContentionResult[]): string {
+  const peer = rows.find((r) => r.library.startsWith("redis-semaphore"));
+  return table(
+    [
+      "library",
+      "Redis cmds/CS (inside scripts too)",
+      "script µs/CS",
+      "other cmds µs/CS",
+      "Redis CPU µs/CS",
+      "CPU ÷ redis-semaphore's",
+    ],
+    rows.map((r) => [
+      r.library,
+      r.redisCallsPerCs.toFixed(1),
+      r.scriptUsecPerCs.toFixed(0),
+      r.otherUsecPerCs.toFixed(0),
+      r.cpuUsecPerCs.toFixed(0),
+      peer ? f2(r.cpuUsecPerCs / peer.cpuUsecPerCs) : "—",
+    ]),
+  );
+}
+
+/** The saturation scenario: uncontended pairs per second, and what each cost Redis. */
+export function saturationTable(rows: readonly SaturationResult[]): string {
+  return table(
+    [
+      "library",
+      "pairs/s",
+      "Redis busy (share of a core)",
+      "Redis cmds/pair",
+      "script µs/pair",
+      "Redis CPU µs/pair",
+      "failed",
+    ],
+    rows.map((r) => [
+      r.library,
+      r.saturated
+        ? `**${Math.round(r.pairsPerS)}**`
+        : `(${Math.round(r.pairsPerS)}: not saturated)`,
+      r.redisCore.toFixed(2),
+      r.commandsPerPair.toFixed(1),
+      r.scriptUsecPerPair.toFixed(0),
+      r.cpuUsecPerPair.toFixed(0),
+      `${r.failed}`,
+    ]),
+  );
+}
+
+/** Each primitive's commands: script calls, the protocol's share, its own (goals: 10 and 18). */
+export function commandSharesTable(rows: readonly CommandShares[]): string {
+  const cells = (a: Attribution | undefined) =>
+    a === undefined
+      ? ["—", "—", "—", "—"]
+      : [`${a.calls}`, `${a.protocol}`, `**${a.own}**`, `${a.calls + a.protocol + a.own}`];
+  return table(
+    [
+      "primitive",
+      "uncontended: calls",
+      "protocol",
+      "own",
+      "total",
+      "contended, per section: calls",
+      "protocol",
+      "own",
+      "total",
+    ],
+    rows.map((r) => [r.primitive, ...cells(r.uncontended), ...cells(r.contended)]),
   );
 }

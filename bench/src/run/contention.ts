@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { LibraryEnv, LockLibrary, LockWorker } from "../libraries/index.ts";
 import type { Network } from "../net/network.ts";
+import { NO_COST, redisCostMeter, type RedisCost } from "../net/redis-cost.ts";
 import { measure, type RunMetrics } from "./metrics.ts";
 import { runWorkload, type RunRecord, type Workload } from "./workload.ts";
 
@@ -21,6 +22,14 @@ export interface ContentionResult {
   readonly commands: number;
   readonly requestsPerCs: number;
   readonly commandsPerCs: number;
+  /** Commands Redis executed per section, those inside scripts included (INFO commandstats). */
+  readonly redisCallsPerCs: number;
+  /** µs Redis spent in scripts per section (INFO commandstats usec of EVAL/EVALSHA). */
+  readonly scriptUsecPerCs: number;
+  /** µs in other commands per section (those inside scripts included: see RedisCost). */
+  readonly otherUsecPerCs: number;
+  /** redis-server CPU µs per section (INFO cpu, user + system). */
+  readonly cpuUsecPerCs: number;
   readonly failedReleases: number;
   readonly leasesLost: number;
 }
@@ -46,6 +55,8 @@ export interface RawRun {
   readonly record: RunRecord;
   readonly requests: number;
   readonly commands: number;
+  /** What the pass cost Redis, from its own statistics. */
+  readonly cost: RedisCost;
 }
 
 /**
@@ -58,6 +69,8 @@ export async function runPass(
   library: LockLibrary,
   workload: Workload,
   latency: Latency,
+  /** Read Redis's own statistics around the run (its INFO commands then show in them). */
+  measureCost = true,
 ): Promise<RawRun> {
   await network.setLatency(latency.ms, latency.jitterMs);
   const env = envFor(network, latency);
@@ -65,10 +78,14 @@ export async function runPass(
     Array.from({ length: workload.workers }, () => library.worker(env)),
   );
   await warmUp(workers);
+  const meter = measureCost ? await redisCostMeter(network.redis.url) : undefined;
   const before = await network.counters();
+  await meter?.start();
   const record = await runWorkload(workers, workload);
   await Promise.all(workers.map((w) => w.close()));
   const after = await network.counters();
+  const cost = (await meter?.stop()) ?? NO_COST;
+  await meter?.close();
   const rest = library.transport === "rest";
   const requests = rest ? after.http - before.http : after.wire - before.wire;
   return {
@@ -78,6 +95,7 @@ export async function runPass(
     record,
     requests,
     commands: rest ? after.restCommands - before.restCommands : requests,
+    cost,
   };
 }
 
@@ -90,6 +108,7 @@ export function summarize(passes: readonly RawRun[]): ContentionResult {
   );
   const requests = passes.reduce((n, p) => n + p.requests, 0);
   const commands = passes.reduce((n, p) => n + p.commands, 0);
+  const cost = (pick: (c: RedisCost) => number) => passes.reduce((n, p) => n + pick(p.cost), 0);
   return {
     library: first.library.name,
     transport: first.library.transport,
@@ -104,6 +123,10 @@ export function summarize(passes: readonly RawRun[]): ContentionResult {
     commands,
     requestsPerCs: requests / done,
     commandsPerCs: commands / done,
+    redisCallsPerCs: cost((c) => c.calls) / done,
+    scriptUsecPerCs: cost((c) => c.scriptUsec) / done,
+    otherUsecPerCs: cost((c) => c.otherUsec) / done,
+    cpuUsecPerCs: cost((c) => c.cpuUsec) / done,
     failedReleases: passes.reduce((n, p) => n + p.record.failedReleases, 0),
     leasesLost: passes.reduce((n, p) => n + p.record.leasesLost, 0),
   };
@@ -115,8 +138,9 @@ export async function runContention(
   library: LockLibrary,
   workload: Workload,
   latency: Latency,
+  measureCost = true,
 ): Promise<ContentionResult> {
-  return summarize([await runPass(network, library, workload, latency)]);
+  return summarize([await runPass(network, library, workload, latency, measureCost)]);
 }
 
 async function warmUp(workers: readonly LockWorker[]): Promise<void> {

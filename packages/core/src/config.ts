@@ -57,7 +57,10 @@ export interface ClientOptions {
   readonly wallClock?: () => number;
   /** How long the fence counter outlives the last grant. @default 604_800_000 (7 days) */
   readonly fenceTtlMs?: number;
-  /** How long a name's hold statistics (which pace waiters) outlive its last release. @default 3_600_000 (1 h) */
+  /**
+   * How long a name's hold statistics (which pace waiters) outlive its last release: between half
+   * this and this (a release refreshes their ttl once half of it has passed). @default 3_600_000 (1 h)
+   */
   readonly statsTtlMs?: number;
   /**
    * Restart quarantine: when a grant finds the data set's sentinel missing (Redis lost its data,

@@ -19,7 +19,11 @@ local function enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl,
     redis.call('ZADD', deadlines_key, now_ms + return_within, owner)
   end
   local horizon = math.max(busy_ttl, 0) + return_within + 60000
-  if redis.call('PTTL', queue_key) < horizon then redis.call('PEXPIRE', queue_key, horizon) end
-  if redis.call('PTTL', deadlines_key) < horizon then redis.call('PEXPIRE', deadlines_key, horizon) end
+  -- The two keys are always given their ttl together (here, and by the Lock's and semaphores'
+  -- queues alike), so the queue's stands for both: one PTTL, not two.
+  if redis.call('PTTL', queue_key) < horizon then
+    redis.call('PEXPIRE', queue_key, horizon)
+    redis.call('PEXPIRE', deadlines_key, horizon)
+  end
   return redis.call('ZRANK', queue_key, owner) + 1
 end

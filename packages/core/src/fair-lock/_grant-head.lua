@@ -4,7 +4,7 @@
 -- The grant is reserved until the head's own deadline: it promised to poll by then, so a live
 -- waiter always finds its grant, and a dead one costs no more than the time it declared.
 -- It is told on its channel (push), or finds out on its next poll. `quiet_for` is a waiter that
--- is running this script itself and needs no notice.
+-- is running this script itself and needs no notice. Returns the new holder and its fence.
 local function grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, quiet_for)
   while true do
     local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
@@ -20,7 +20,7 @@ local function grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_t
       if head ~= quiet_for then
         redis.call('PUBLISH', channel_prefix .. head, string.format('%.0f,%d,%d', fence, now_ms, reserve))
       end
-      return head
+      return head, fence
     end
   end
 end

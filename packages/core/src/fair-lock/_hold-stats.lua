@@ -1,7 +1,14 @@
--- Learn how long holds last, so waiters can poll just in time (moving average, weight 1/4).
+-- Learn how long holds last, so waiters can poll just in time (moving average, weight 1/4). The
+-- statistics' ttl is refreshed (and its time kept in e) once half of it has passed, not on every
+-- release: they outlive the last release by between half the ttl and the whole of it.
 local function record_hold(stats_key, granted_at, stats_ttl)
   local held = now_ms - tonumber(granted_at)
-  local mean = tonumber(redis.call('HGET', stats_key, 'h') or held)
-  redis.call('HSET', stats_key, 'h', math.floor(mean + (held - mean) / 4))
-  redis.call('PEXPIRE', stats_key, stats_ttl)
+  local stats = redis.call('HMGET', stats_key, 'h', 'e')
+  local mean = tonumber(stats[1] or held)
+  if now_ms - tonumber(stats[2] or '0') >= stats_ttl / 2 then
+    redis.call('HSET', stats_key, 'h', math.floor(mean + (held - mean) / 4), 'e', now_ms)
+    redis.call('PEXPIRE', stats_key, stats_ttl)
+  else
+    redis.call('HSET', stats_key, 'h', math.floor(mean + (held - mean) / 4))
+  end
 end

@@ -7,11 +7,11 @@
 -- too, as the Lock's is: a waiter that entered on its grant message may release before its
 -- background claim lands (its claim then finds the grant gone and changes nothing).
 -- (r: readers of a read-write lock wait for this writer's release; the includer may tell them)
-local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'r')
+local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'r', 'c')
 if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 
-local count = redis.call('HINCRBY', lock_key, 'c', -1)
-if count > 0 then return {1, count} end
+-- The last level (the usual case) needs no decrement: the hash is deleted below.
+if tonumber(state[5] or '1') > 1 then return {1, redis.call('HINCRBY', lock_key, 'c', -1)} end
 
 record_hold(stats_key, state[3], stats_ttl)
 redis.call('DEL', lock_key)

@@ -1,17 +1,22 @@
 -- An acquire that finds the lock free, in the fair lock's layout (the fair lock, the read-write
 -- lock's writer), inlined where it is included (it is a step of the script, not a function).
 -- In scope: lock_key, fence_key, queue_key, deadlines_key, owner, lease, fence_ttl,
--- channel_prefix, quarantine, holder, claimed, granted_at, granted (_granted.lua).
+-- channel_prefix, quarantine, holder, claimed, granted_at, state (the hash's o g t v f c).
 -- A new grant is refused while quarantined (-3); otherwise the first live waiter gets it (holder
 -- becomes that waiter, perhaps the caller itself), or, with no live waiter, the caller takes it.
 local left = quarantine_left(quarantine)
 if left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0} end
-holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)
+local head_fence
+holder, head_fence = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, owner)
 if not holder then
+  -- The queue is empty (grant_head found no live waiter), so the caller is not in it; the hash is
+  -- written whole here (a free lock has no hash), so the answer needs no read of it.
   local fence = next_fence(fence_key, fence_ttl)
   redis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)
   redis.call('PEXPIRE', lock_key, lease)
-  return granted(1)
+  return {1, fence, 1, lease, 0, 0, 0, tonumber(state[4] or '0')}
 end
--- grant_head reserved it for the head (granted now): if that is the caller, it claims it next
+-- grant_head reserved it for the head (granted now, count 1, its fence): if that is the caller,
+-- it claims it next
 claimed, granted_at = '1', now_ms
+state[5], state[6] = string.format('%.0f', head_fence), '1'

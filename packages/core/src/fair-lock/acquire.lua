@@ -29,7 +29,8 @@ local fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]
 
 local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
 
-local state = redis.call('HMGET', lock_key, 'o', 'g', 't')
+-- read once: the grant and claim answers come from it (and from what they write)
+local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')
 local holder, claimed, granted_at = state[1], state[2], state[3]
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined

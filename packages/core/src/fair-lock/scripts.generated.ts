@@ -4,7 +4,7 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "ae72e5145e69b3f9647bc79ae2c0695bbbc34684" as string,
+  sha: "a79fbe632b853293eb7abf862726891cdeddff09" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + "local lock_key, fence_key, queue_key, deadlines_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\n" + luaLockAbandonTake + "redis.call('DEL', lock_key)\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "fence", "queue", "deadlines", "op"],
@@ -14,8 +14,8 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "a8a345eafdf5a9993e090eee65adacf6a15522b4" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nlocal state = redis.call('HMGET', lock_key, 'o', 'g', 't')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\nif not holder then\n" + luaFairLockTakeFree + "end\n" + luaFairLockReenter + "local pttl = live_pttl(lock_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(granted_at or now_ms)\nreturn {0, 0, 0, pttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "a9f48de2366a83c296ddff1531c1663af4db0ace" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nlocal state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\nif not holder then\n" + luaFairLockTakeFree + "end\n" + luaFairLockReenter + "local pttl = live_pttl(lock_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(granted_at or now_ms)\nreturn {0, 0, 0, pttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],
   args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix"],
@@ -34,7 +34,7 @@ export const extendScript = {
 
 export const forceUnlockScript = {
   name: "force-unlock",
-  sha: "896167f1157e6cb33df054ec86a829932116d662" as string,
+  sha: "970792cb7cd607c5ed1b35045976e88e40312181" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + "if redis.call('DEL', KEYS[1]) == 0 then return {0} end\ngrant_head(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[1]), ARGV[2], nil)\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines"],
@@ -54,7 +54,7 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "f03295185beaf086ef2767539225f5c3c197dd07" as string,
+  sha: "ac3b32389cec99b81b2cf03a517a4d9266d86881" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],

@@ -2,6 +2,7 @@
 -- everyone race for it. Waiters that missed the poll deadline they declared are dropped on the
 -- way (O(log n) each). The grant lasts `claim_ms` until the waiter claims it, so a dead waiter
 -- costs at most that; the waiter is told on its channel (push), or finds out on its next poll.
+-- Returns the new holder and its fence (nil when the queue held no live waiter).
 -- `quiet_for` is a waiter that is running this script itself and needs no notice.
 local function grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, quiet_for)
   while true do
@@ -17,7 +18,7 @@ local function grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_m
       if head ~= quiet_for then
         redis.call('PUBLISH', channel_prefix .. head, string.format('%.0f,%d,%d', fence, now_ms, claim_ms))
       end
-      return head
+      return head, fence
     end
   end
 end

@@ -25,39 +25,45 @@ local owner, lease = ARGV[1], tonumber(ARGV[2])
 local queue, return_within, claim_ms = ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
 local fence_ttl, channel_prefix = tonumber(ARGV[6]), ARGV[7]
 
--- A new grant or a claim leaves the owner out of the queue already (the queue was empty, or
--- grant_head took it off); only a re-entry may still find it queued.
-local function granted(status, pttl)
-  local state = redis.call('HMGET', lock_key, 'f', 'c', 'v')
-  return {status, tonumber(state[1]), tonumber(state[2]), pttl, 0, 0, 0, tonumber(state[3] or '0'), 0, 0}
-end
+-- The hold as it stands, read once: every branch below answers from it (and from what it
+-- writes) instead of reading the hash again.
+local state = redis.call('HMGET', lock_key, 'o', 'c', 'f', 'v', 'g', 't', 'u')
+local holder = state[1]
+local version = tonumber(state[4] or '0')
 
-local holder = redis.call('HGET', lock_key, 'o')
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined
   local left = quarantine_left(quarantine)
   if left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0, 0, 0} end
-  local next_holder = grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, owner)
+  local next_holder, head_fence = grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, owner)
   if not next_holder then
+    -- A new grant: the hash is written whole here, so the answer needs no read of it. A free
+    -- lock has no hash (a release deletes it; an expiry drops it whole), so no version either.
     local fence = next_fence(fence_key, fence_ttl)
     redis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)
     redis.call('PEXPIRE', lock_key, lease)
-    return granted(1, lease)
+    return {1, fence, 1, lease, 0, 0, 0, version, 0, 0}
   end
+  -- grant_head wrote the hash whole (count 1, its fence, the grant mark, granted now): the
+  -- new holder is another waiter (busy for us, its use not begun), or this very caller, the
+  -- queue's head, which claims its grant just below
   holder = next_holder
+  state = {next_holder, '1', string.format('%.0f', head_fence), state[4], '1', tostring(now_ms), nil}
 end
 
 if holder == owner then
-  if redis.call('HGET', lock_key, 'g') == '1' then
+  -- A new grant or a claim leaves the owner out of the queue already (the queue was empty, or
+  -- grant_head took it off); only a re-entry may still find it queued.
+  if state[5] == '1' then
     -- claiming a direct grant: it becomes a normal hold with the full lease. Its use starts
     -- now (u), when the holder learns it holds; t keeps the grant's time. A pushed holder enters
     -- on the grant message and claims by extend: its use starts at the grant.
     redis.call('HDEL', lock_key, 'g')
     redis.call('HSET', lock_key, 'u', now_ms)
     redis.call('PEXPIRE', lock_key, lease)
-    return granted(1, lease)
+    return {1, tonumber(state[3]), tonumber(state[2]), lease, 0, 0, 0, version, 0, 0}
   end
-  redis.call('HINCRBY', lock_key, 'c', 1)
+  local count = redis.call('HINCRBY', lock_key, 'c', 1)
   redis.call('ZREM', queue_key, owner)
   redis.call('ZREM', deadlines_key, owner)
   -- A nested acquire never shortens the lease of an outer hold, and leaves the lease version
@@ -67,22 +73,23 @@ if holder == owner then
     redis.call('PEXPIRE', lock_key, lease)
     pttl = lease
   end
-  return granted(2, pttl)
+  return {2, tonumber(state[3]), count, pttl, 0, 0, 0, version, 0, 0}
 end
 
+-- Busy. The remaining lease is read once: for the queue's horizon and for the answer.
+local remaining = live_pttl(lock_key)
 local position = 0
 if queue then
   redis.call('ZADD', queue_key, 'NX', now_us, owner)
   redis.call('ZADD', deadlines_key, now_ms + return_within, owner)
-  local horizon = redis.call('PTTL', lock_key) + return_within + 60000
+  local horizon = remaining + return_within + 60000
   redis.call('PEXPIRE', queue_key, horizon)
   redis.call('PEXPIRE', deadlines_key, horizon)
   position = redis.call('ZRANK', queue_key, owner) + 1
 end
 local stats = redis.call('HMGET', stats_key, 'h', 'd', 'y')
 -- The current hold's age counts from its use (an unclaimed grant has not started it yet).
-local held = redis.call('HMGET', lock_key, 't', 'u', 'g')
 local age = 0
-if held[3] ~= '1' then age = now_ms - tonumber(held[2] or held[1] or now_ms) end
+if state[5] ~= '1' then age = now_ms - tonumber(state[7] or state[6] or now_ms) end
 local function ms(v) return math.floor(tonumber(v or '0')) end
-return {0, 0, 0, live_pttl(lock_key), position, ms(stats[1]), age, 0, ms(stats[2]), ms(stats[3])}
+return {0, 0, 0, remaining, position, ms(stats[1]), age, 0, ms(stats[2]), ms(stats[3])}

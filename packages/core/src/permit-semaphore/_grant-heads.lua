@@ -10,15 +10,18 @@ local function reclaim(permits_key, versions_key)
   redis.call('HDEL', versions_key, unpack(expired))
 end
 
+-- The free permits, and whether no permit is held at all (the zset is empty or absent).
 local function available(state_key, permits_key)
-  return tonumber(redis.call('HGET', state_key, 't') or '0') - redis.call('ZCARD', permits_key)
+  local held = redis.call('ZCARD', permits_key)
+  return tonumber(redis.call('HGET', state_key, 't') or '0') - held, held == 0
 end
 
 -- A permit's expiry moved to `expiry`: the zset must live at least as long as its last permit.
 -- (A version entry exists only once its permit was renewed: extend.lua keeps the versions hash
 -- alive as long as the permit it renewed.)
-local function keep_permits_key(permits_key, expiry)
-  if redis.call('PTTL', permits_key) < expiry - now_ms then redis.call('PEXPIRE', permits_key, expiry - now_ms + 1000) end
+-- `fresh`: the caller created the zset with this very permit, so it has no ttl yet to compare.
+local function keep_permits_key(permits_key, expiry, fresh)
+  if fresh or redis.call('PTTL', permits_key) < expiry - now_ms then redis.call('PEXPIRE', permits_key, expiry - now_ms + 1000) end
 end
 
 -- FIFO hand-off: while permits are free, the live head of the queue gets one as a permit that
@@ -26,13 +29,17 @@ end
 -- its channel. Waiters that missed their declared poll deadline are dropped on the way.
 -- `quiet_for` is the waiter running this script itself: it needs no message. No grant while the
 -- restart quarantine `q` lasts (see common/quarantine.lua): the heads get theirs when they poll after it.
--- Returns the permits left free (the total minus the live permits).
+-- Returns the permits left free (the total minus the live permits), whether the permits zset
+-- was empty before (nothing held, nothing granted), and true when it found the queue empty (so
+-- the caller need not ask again).
 local function grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for, q)
-  local free = available(state_key, permits_key)
-  if free <= 0 or redis.call('ZCARD', queue_key) == 0 or quarantine_left(q) > 0 then return free end
+  local free, none_held = available(state_key, permits_key)
+  if free <= 0 then return free, none_held, false end
+  if redis.call('ZCARD', queue_key) == 0 then return free, none_held, true end
+  if quarantine_left(q) > 0 then return free, none_held, false end
   while free > 0 do
     local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
-    if not head then return free end
+    if not head then return free, false, false end
     local deadline = tonumber(redis.call('ZSCORE', deadlines_key, head))
     redis.call('ZREM', queue_key, head)
     redis.call('ZREM', deadlines_key, head)
@@ -43,5 +50,5 @@ local function grant_heads(state_key, permits_key, queue_key, deadlines_key, cla
       if head ~= quiet_for then redis.call('PUBLISH', channel_prefix .. head, string.format('%d', claim_ms)) end
     end
   end
-  return free
+  return free, false, false
 end

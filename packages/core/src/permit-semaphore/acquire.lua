@@ -25,20 +25,25 @@ local state_key, permits_key, versions_key, queue_key, deadlines_key, fence_key 
 local waiter, lease, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
 local return_within, claim_ms, fence_ttl, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 
-local function granted()
+-- The ZADD makes a new permit or turns this waiter's unclaimed direct grant (a permit under its
+-- id) into a held one: either way it now holds, with the full lease.
+local function granted(fresh)
   redis.call('ZADD', permits_key, now_ms + lease, waiter)
-  keep_permits_key(permits_key, now_ms + lease)
+  keep_permits_key(permits_key, now_ms + lease, fresh)
   return {1, next_fence(fence_key, fence_ttl), lease, 0, 0}
 end
 
 reclaim(permits_key, versions_key)
-local free = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine)
+local free, none_held, queue_empty = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine)
+-- Free permits and an empty queue (so this waiter is not queued, and no one is ahead): take one.
+-- A direct grant of ours, if any, is among the live permits: the ZADD claims it.
+if queue_empty and free > 0 and quarantine_left(quarantine) == 0 then return granted(none_held) end
 -- a live permit under this waiter's id can only be an unclaimed direct grant: claim it
-if redis.call('ZSCORE', permits_key, waiter) then return granted() end
+if redis.call('ZSCORE', permits_key, waiter) then return granted(false) end
 
-local queued = redis.call('ZSCORE', queue_key, waiter)
-if not queued and free > 0 and redis.call('ZCARD', queue_key) == 0 then
-  if quarantine_left(quarantine) == 0 then return granted() end
+local queued = not queue_empty and redis.call('ZSCORE', queue_key, waiter)
+if not queued and free > 0 and (queue_empty or redis.call('ZCARD', queue_key) == 0) then
+  if quarantine_left(quarantine) == 0 then return granted(false) end
 end
 
 if queue then

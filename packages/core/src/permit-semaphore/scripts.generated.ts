@@ -4,7 +4,7 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "1818573c8ba0c571911777048acabb306bb8231a" as string,
+  sha: "5cf15c94cbdcbdc3b5700749fec7bcd6f5ec1f82" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]\nlocal waiter = ARGV[1]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\nlocal claim_ms, channel_prefix = tonumber(ARGV[4]), ARGV[5]\nlocal quarantine = {key = KEYS[7], ms = tonumber(ARGV[6]), ttl = tonumber(ARGV[7])}\nif op_get(op_key) == 'x' then return {0} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nredis.call('ZREM', queue_key, waiter)\nredis.call('ZREM', deadlines_key, waiter)\nreclaim(permits_key, versions_key)\nlocal removed = redis.call('ZREM', permits_key, waiter)\nredis.call('HDEL', versions_key, waiter)\ngrant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, quarantine)\nreturn {removed}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["state", "permits", "versions", "queue", "deadlines", "op", "sentinel"],
@@ -14,8 +14,8 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "31487afb0a670108ca105eb8a02b231b57739830" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key, fence_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]\nlocal waiter, lease, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'\nlocal return_within, claim_ms, fence_ttl, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]\nlocal function granted()\nredis.call('ZADD', permits_key, now_ms + lease, waiter)\nkeep_permits_key(permits_key, now_ms + lease)\nreturn {1, next_fence(fence_key, fence_ttl), lease, 0, 0}\nend\nreclaim(permits_key, versions_key)\nlocal free = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine)\nif redis.call('ZSCORE', permits_key, waiter) then return granted() end\nlocal queued = redis.call('ZSCORE', queue_key, waiter)\nif not queued and free > 0 and redis.call('ZCARD', queue_key) == 0 then\nif quarantine_left(quarantine) == 0 then return granted() end\nend\nif queue then\nredis.call('ZADD', queue_key, 'NX', now_us, waiter)\nredis.call('ZADD', deadlines_key, now_ms + return_within, waiter)\nlocal horizon = return_within + 60000\nif redis.call('PTTL', queue_key) < horizon then\nredis.call('PEXPIRE', queue_key, horizon)\nredis.call('PEXPIRE', deadlines_key, horizon)\nend\nend\nlocal position = 0\nlocal rank = redis.call('ZRANK', queue_key, waiter)\nif rank then position = rank + 1 end\nlocal next_expiry = 0\nlocal first = redis.call('ZRANGE', permits_key, 0, 0, 'WITHSCORES')\nif first[2] then next_expiry = math.max(tonumber(first[2]) - now_ms, 1) end\nlocal left = quarantine_running(quarantine)\nif left > 0 then return {-3, 0, 0, left, position} end\nreturn {0, 0, 0, next_expiry, position}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "e8b196b7ab81e921f31e1d9a93462686d196ce63" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key, fence_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]\nlocal waiter, lease, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'\nlocal return_within, claim_ms, fence_ttl, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]\nlocal function granted(fresh)\nredis.call('ZADD', permits_key, now_ms + lease, waiter)\nkeep_permits_key(permits_key, now_ms + lease, fresh)\nreturn {1, next_fence(fence_key, fence_ttl), lease, 0, 0}\nend\nreclaim(permits_key, versions_key)\nlocal free, none_held, queue_empty = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine)\nif queue_empty and free > 0 and quarantine_left(quarantine) == 0 then return granted(none_held) end\nif redis.call('ZSCORE', permits_key, waiter) then return granted(false) end\nlocal queued = not queue_empty and redis.call('ZSCORE', queue_key, waiter)\nif not queued and free > 0 and (queue_empty or redis.call('ZCARD', queue_key) == 0) then\nif quarantine_left(quarantine) == 0 then return granted(false) end\nend\nif queue then\nredis.call('ZADD', queue_key, 'NX', now_us, waiter)\nredis.call('ZADD', deadlines_key, now_ms + return_within, waiter)\nlocal horizon = return_within + 60000\nif redis.call('PTTL', queue_key) < horizon then\nredis.call('PEXPIRE', queue_key, horizon)\nredis.call('PEXPIRE', deadlines_key, horizon)\nend\nend\nlocal position = 0\nlocal rank = redis.call('ZRANK', queue_key, waiter)\nif rank then position = rank + 1 end\nlocal next_expiry = 0\nlocal first = redis.call('ZRANGE', permits_key, 0, 0, 'WITHSCORES')\nif first[2] then next_expiry = math.max(tonumber(first[2]) - now_ms, 1) end\nlocal left = quarantine_running(quarantine)\nif left > 0 then return {-3, 0, 0, left, position} end\nreturn {0, 0, 0, next_expiry, position}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "permits", "versions", "queue", "deadlines", "fence"],
   args: ["waiter", "leaseMs", "queue", "returnWithinMs", "claimMs", "fenceTtlMs", "channelPrefix"],
@@ -24,7 +24,7 @@ export const acquireScript = {
 
 export const changePermitsScript = {
   name: "change-permits",
-  sha: "94d1574689b841cfdf930ae42916fc8465759c36" as string,
+  sha: "4531984e04cbf339e9ace5a115ed23c946d1a84c" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal mode, amount, claim_ms, channel_prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]\nreclaim(permits_key, versions_key)\nlocal total = tonumber(redis.call('HGET', state_key, 't') or '0')\nlocal refused = (mode == 'set' and redis.call('EXISTS', state_key) == 1) or (mode == 'add' and total + amount < 0)\nif refused then return {0, available(state_key, permits_key), total} end\nif mode == 'set' then total = amount else total = total + amount end\nredis.call('HSET', state_key, 't', total)\nlocal free = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, quarantine)\nreturn {1, free, total}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "permits", "versions", "queue", "deadlines"],
@@ -34,7 +34,7 @@ export const changePermitsScript = {
 
 export const extendScript = {
   name: "extend",
-  sha: "09e9c21bccfdfcb490488fafbed7f77a6d60cc18" as string,
+  sha: "7daf7d0c9e7fe9d77f5313f0e0eee4321058eb14" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaPermitSemaphoreGrantHeads + "local permits_key, versions_key, permit = KEYS[1], KEYS[2], ARGV[1]\nlocal lease = tonumber(ARGV[3])\nlocal expiry = tonumber(redis.call('ZSCORE', permits_key, permit))\nif not expiry or expiry < now_ms then return {0, 0, 0} end\nlocal version = tonumber(redis.call('HGET', versions_key, permit) or '0')\nif version ~= tonumber(ARGV[2]) then return {2, version, expiry - now_ms} end\nredis.call('ZADD', permits_key, 'XX', now_ms + lease, permit)\nredis.call('HSET', versions_key, permit, version + 1)\nkeep_permits_key(permits_key, now_ms + lease)\nif redis.call('PTTL', versions_key) < lease + 1000 then redis.call('PEXPIRE', versions_key, lease + 1000) end\nreturn {1, version + 1, lease}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["permits", "versions"],
@@ -54,7 +54,7 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "acccef1b08ad1fa0f6eea94fb499f69932978f4e" as string,
+  sha: "e100b1e0754dc77552daf5009adbbbc0d2949b5c" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal permit, claim_ms, channel_prefix = ARGV[1], tonumber(ARGV[2]), ARGV[3]\nreclaim(permits_key, versions_key)\nlocal removed = redis.call('ZREM', permits_key, permit)\nif removed == 1 then redis.call('HDEL', versions_key, permit) end\nlocal free = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, quarantine)\nreturn {removed, free}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "permits", "versions", "queue", "deadlines"],

@@ -10,6 +10,15 @@ local function purge_readers(readers_key, holds_key)
   redis.call('ZREMRANGEBYSCORE', readers_key, '-inf', now_ms)
 end
 
+-- Whether any live reader remains, expired ones dropped first. A writer's scripts ask this on a
+-- lock that usually has no reader at all: then one ZCARD answers, instead of the purge's range
+-- query and an EXISTS.
+local function live_readers(readers_key, holds_key)
+  if redis.call('ZCARD', readers_key) == 0 then return false end
+  purge_readers(readers_key, holds_key)
+  return redis.call('EXISTS', readers_key) == 1
+end
+
 -- Keep both keys alive until the longest reader's expiry; returns that remaining time (0: none).
 local function readers_ttl(readers_key, holds_key)
   local last = redis.call('ZRANGE', readers_key, -1, -1, 'WITHSCORES')
@@ -35,12 +44,21 @@ local function first_live_writer(queue_key, deadlines_key)
   end
 end
 
--- Drop one reader hold level; returns what the reader has left.
-local function drop_reader_level(readers_key, holds_key, owner)
-  local count = redis.call('HINCRBY', holds_key, 'c' .. owner, -1)
-  if count > 0 then return count end
+-- Drop one reader hold level (`count`: the levels it holds, read by the caller); returns what
+-- the reader has left and, when it left, how long the longest remaining reader lasts (0: none,
+-- and both keys are gone).
+local function drop_reader_level(readers_key, holds_key, owner, count)
+  if count > 1 then return redis.call('HINCRBY', holds_key, 'c' .. owner, -1), 1 end
   redis.call('ZREM', readers_key, owner)
+  local last = redis.call('ZRANGE', readers_key, -1, -1, 'WITHSCORES')
+  if not last[2] then
+    -- the last reader: both keys go whole, this reader's fields with them
+    redis.call('DEL', readers_key, holds_key)
+    return 0, 0
+  end
   redis.call('HDEL', holds_key, 'c' .. owner, 'f' .. owner, 'v' .. owner)
-  readers_ttl(readers_key, holds_key)
-  return 0
+  local ttl = math.max(tonumber(last[2]) - now_ms, 1)
+  redis.call('PEXPIRE', readers_key, ttl)
+  redis.call('PEXPIRE', holds_key, ttl)
+  return 0, ttl
 end

@@ -30,9 +30,10 @@ redis.call('SET', op_key, 'x', 'PX', op_ttl)
 if not previous or (previous[1] ~= 1 and previous[1] ~= 2) then return {0} end
 
 purge_readers(readers_key, holds_key)
-if redis.call('HGET', holds_key, 'f' .. owner) ~= string.format('%.0f', previous[2]) then return {0} end
-local count = drop_reader_level(readers_key, holds_key, owner)
-if count == 0 and redis.call('EXISTS', readers_key) == 0 and redis.call('EXISTS', lock_key) == 0 then
+local mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)
+if mine[1] ~= string.format('%.0f', previous[2]) then return {0} end
+local count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))
+if count == 0 and readers_left == 0 and redis.call('EXISTS', lock_key) == 0 then
   grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 end
 return {1}

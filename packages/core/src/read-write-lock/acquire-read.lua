@@ -29,9 +29,9 @@ local readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]
 
-purge_readers(readers_key, holds_key)
-
-local expiry = tonumber(redis.call('ZSCORE', readers_key, owner))
+-- No reader at all (one ZCARD says so): none to purge, and this is no re-entry.
+local readers = live_readers(readers_key, holds_key)
+local expiry = readers and tonumber(redis.call('ZSCORE', readers_key, owner))
 if expiry then
   -- re-entry, also while writers wait: refusing it could deadlock the reader against itself. It
   -- only lengthens the reader's lease, so it leaves the lease version alone.
@@ -55,7 +55,7 @@ if writer[1] then
   admit = writer[1] == owner and writer[2] ~= '1' -- downgrade: the writer may also read
 elseif first_live_writer(queue_key, deadlines_key) then
   admit = false
-  if redis.call('EXISTS', readers_key) == 0 then
+  if not readers then
     -- the lock is idle and a writer waits: hand it over now rather than at its next poll
     grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
   end
@@ -68,7 +68,13 @@ if admit then
   -- v written, not left absent: a field an old client's release left behind must not leak in
   redis.call('HSET', holds_key, 'c' .. owner, 1, 'f' .. owner, string.format('%.0f', fence), 'v' .. owner, 0)
   redis.call('ZADD', readers_key, now_ms + lease, owner)
-  readers_ttl(readers_key, holds_key)
+  if readers then
+    readers_ttl(readers_key, holds_key)
+  else
+    -- the only reader: both keys live exactly as long as its lease
+    redis.call('PEXPIRE', readers_key, lease)
+    redis.call('PEXPIRE', holds_key, lease)
+  end
   return {1, fence, 1, lease, 0, 0, 0, 0}
 end
 

@@ -34,19 +34,20 @@ local fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]
 
 -- @include ../fair-lock/_granted.lua
 
-purge_readers(readers_key, holds_key)
+local readers = live_readers(readers_key, holds_key)
 local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
 
-local state = redis.call('HMGET', lock_key, 'o', 'g', 't')
+-- read once: the grant and claim answers come from it (and from what they write)
+local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')
 local holder, claimed, granted_at = state[1], state[2], state[3]
-if not holder and redis.call('EXISTS', readers_key) == 0 then
+if not holder and not readers then
   -- an idle lock means a new grant (to the queue head or to us): not while quarantined
 -- @include ../fair-lock/_take-free.lua
 end
 
 -- @include ../fair-lock/_reenter.lua
 
-if redis.call('ZSCORE', readers_key, owner) then
+if readers and redis.call('ZSCORE', readers_key, owner) then
   -- upgrade: waiting would wait for this reader itself, so refuse instead of deadlocking
   redis.call('ZREM', queue_key, owner)
   redis.call('ZREM', deadlines_key, owner)

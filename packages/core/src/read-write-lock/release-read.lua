@@ -22,10 +22,11 @@ local owner, fence = ARGV[1], ARGV[2]
 local fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]
 
 purge_readers(readers_key, holds_key)
-if redis.call('HGET', holds_key, 'f' .. owner) ~= fence then return {0, 0} end
+local mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)
+if mine[1] ~= fence then return {0, 0} end
 
-local count = drop_reader_level(readers_key, holds_key, owner)
-if count == 0 and redis.call('EXISTS', readers_key) == 0 and redis.call('EXISTS', lock_key) == 0 then
+local count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))
+if count == 0 and readers_left == 0 and redis.call('EXISTS', lock_key) == 0 then
   grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 end
 return {1, count}

@@ -26,9 +26,8 @@ local owner, fence = ARGV[1], ARGV[2]
 local fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 
 -- @include ../fair-lock/_release-level.lua
-purge_readers(readers_key, holds_key)
 local writer = nil
-if redis.call('EXISTS', readers_key) == 0 then
+if not live_readers(readers_key, holds_key) then
   writer = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 end
 -- Readers found this writer in their way and wait: unless a queued writer got the lock, tell

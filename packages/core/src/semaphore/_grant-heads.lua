@@ -25,10 +25,12 @@ end
 -- that missed the poll deadline they declared are dropped when they reach the head (O(log n)
 -- each). `quiet_for` is the member running this script itself: it needs no message. No grant
 -- while the restart quarantine `q` lasts (see common/quarantine.lua): the heads get theirs when
--- they poll after it. Returns the permits left available and whether any were granted; the
--- caller writes the available count back (once).
+-- they poll after it. Returns the permits left available, whether any were granted (the
+-- caller writes the available count back, once), and true when it found the queue empty (so
+-- the caller need not ask again).
 local function grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, quiet_for, q, available)
-  if redis.call('ZCARD', queue_key) == 0 or quarantine_left(q) > 0 then return available, false end
+  if redis.call('ZCARD', queue_key) == 0 then return available, false, true end
+  if quarantine_left(q) > 0 then return available, false, false end
   local changed = false
   while true do
     local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
@@ -47,5 +49,5 @@ local function grant_heads(queue_key, deadlines_key, grants_key, claim_ms, chann
       end
     end
   end
-  return available, changed
+  return available, changed, false
 end

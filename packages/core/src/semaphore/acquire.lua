@@ -20,9 +20,9 @@ local return_within, claim_ms, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV
 local member = permits .. ':' .. waiter
 
 local available, total = load_state(state_key, grants_key)
-local changed = false
+local changed, queue_empty = false, false
 if total then
-  available, changed = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, member, quarantine, available)
+  available, changed, queue_empty = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, member, quarantine, available)
 end
 local function settle(status, position)
   if changed then redis.call('HSET', state_key, 'a', available) end
@@ -34,8 +34,9 @@ if redis.call('ZREM', grants_key, member) == 1 then
   return settle(1, 0)
 end
 
-local queued = redis.call('ZSCORE', queue_key, member)
-if not queued and total and available >= permits and redis.call('ZCARD', queue_key) == 0 then
+-- An empty queue (grant_heads just saw it) holds no one: neither this waiter nor one ahead.
+local queued = not queue_empty and redis.call('ZSCORE', queue_key, member)
+if not queued and total and available >= permits and (queue_empty or redis.call('ZCARD', queue_key) == 0) then
   if quarantine_left(quarantine) == 0 then
     available, changed = available - permits, true
     return settle(1, 0)

@@ -4,7 +4,7 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "5812ad513a61cdc485ffc8282aa27c949f2dda69" as string,
+  sha: "6f5956c762c5b978b332f9d21e2a5cc7c501e4a8" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal waiter, permits = ARGV[1], tonumber(ARGV[2])\nlocal op_ttl = math.max(tonumber(ARGV[3]) + tonumber(ARGV[4]) - now_ms, 1)\nlocal claim_ms, channel_prefix = tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal quarantine = {key = KEYS[6], ms = tonumber(ARGV[7]), ttl = tonumber(ARGV[8])}\nlocal previous = op_get(op_key)\nif previous == 'x' then return {0} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nredis.call('ZREM', queue_key, member)\nredis.call('ZREM', deadlines_key, member)\nlocal available, total = load_state(state_key, grants_key)\nlocal back = 0\nif redis.call('ZREM', grants_key, member) == 1 then back = back + permits end\nif previous and previous[1] == 1 then back = back + permits end\nif not total then return {back} end\nlocal changed\navailable, changed = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + back)\nif back > 0 or changed then redis.call('HSET', state_key, 'a', available) end\nreturn {back}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["state", "queue", "deadlines", "grants", "op", "sentinel"],
@@ -14,8 +14,8 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "ba1b5b8b6a66be2a389008cc90c41a848dafe1ad" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal waiter, permits, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'\nlocal return_within, claim_ms, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal available, total = load_state(state_key, grants_key)\nlocal changed = false\nif total then\navailable, changed = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, member, quarantine, available)\nend\nlocal function settle(status, position)\nif changed then redis.call('HSET', state_key, 'a', available) end\nreturn {status, available, total or 0, position}\nend\nif redis.call('ZREM', grants_key, member) == 1 then\nreturn settle(1, 0)\nend\nlocal queued = redis.call('ZSCORE', queue_key, member)\nif not queued and total and available >= permits and redis.call('ZCARD', queue_key) == 0 then\nif quarantine_left(quarantine) == 0 then\navailable, changed = available - permits, true\nreturn settle(1, 0)\nend\nend\nlocal position = 0\nif queue then\nredis.call('ZADD', queue_key, 'NX', now_us, member)\nredis.call('ZADD', deadlines_key, now_ms + return_within, member)\nlocal horizon = return_within + 60000\nif redis.call('PTTL', queue_key) < horizon then\nredis.call('PEXPIRE', queue_key, horizon)\nredis.call('PEXPIRE', deadlines_key, horizon)\nend\nend\nlocal rank = redis.call('ZRANK', queue_key, member)\nif rank then position = rank + 1 end\nlocal left = quarantine_running(quarantine)\nif left > 0 then\nsettle(0, 0)\nreturn {-3, left, total or 0, position}\nend\nreturn settle(0, position)\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "c822efe23286d32471dd62c21f85b0336af534f1" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal waiter, permits, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'\nlocal return_within, claim_ms, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal available, total = load_state(state_key, grants_key)\nlocal changed, queue_empty = false, false\nif total then\navailable, changed, queue_empty = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, member, quarantine, available)\nend\nlocal function settle(status, position)\nif changed then redis.call('HSET', state_key, 'a', available) end\nreturn {status, available, total or 0, position}\nend\nif redis.call('ZREM', grants_key, member) == 1 then\nreturn settle(1, 0)\nend\nlocal queued = not queue_empty and redis.call('ZSCORE', queue_key, member)\nif not queued and total and available >= permits and (queue_empty or redis.call('ZCARD', queue_key) == 0) then\nif quarantine_left(quarantine) == 0 then\navailable, changed = available - permits, true\nreturn settle(1, 0)\nend\nend\nlocal position = 0\nif queue then\nredis.call('ZADD', queue_key, 'NX', now_us, member)\nredis.call('ZADD', deadlines_key, now_ms + return_within, member)\nlocal horizon = return_within + 60000\nif redis.call('PTTL', queue_key) < horizon then\nredis.call('PEXPIRE', queue_key, horizon)\nredis.call('PEXPIRE', deadlines_key, horizon)\nend\nend\nlocal rank = redis.call('ZRANK', queue_key, member)\nif rank then position = rank + 1 end\nlocal left = quarantine_running(quarantine)\nif left > 0 then\nsettle(0, 0)\nreturn {-3, left, total or 0, position}\nend\nreturn settle(0, position)\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
   args: ["waiter", "permits", "queue", "returnWithinMs", "claimMs", "channelPrefix"],
@@ -24,7 +24,7 @@ export const acquireScript = {
 
 export const addPermitsScript = {
   name: "add-permits",
-  sha: "90c7ef661edd7aa7b8545a7d533b9035d659685f" as string,
+  sha: "fb4786d8f64a57fb4f891e762da2f623747dab82" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal delta, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\ntotal = total or 0\nif total + delta < 0 then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + delta)\nredis.call('HSET', state_key, 'a', available, 't', total + delta)\nreturn {1, available, total + delta}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
@@ -44,7 +44,7 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "1c615827dc133b3b48710fe353ae186dc8600d8d" as string,
+  sha: "911912729dc8540422db5c51a6e2f625980028d1" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal permits, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\ntotal = total or 0\nif available + permits > total then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + permits)\nredis.call('HSET', state_key, 'a', available)\nreturn {1, available, total}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
@@ -54,7 +54,7 @@ export const releaseScript = {
 
 export const trySetPermitsScript = {
   name: "try-set-permits",
-  sha: "46f4f18e6b286f8f3b264995678776b4d516e6d6" as string,
+  sha: "2ec464d10af8422ffe7745b43563c8099f859d25" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal permits, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\nif total then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, permits)\nredis.call('HSET', state_key, 'a', available, 't', permits)\nreturn {1, available, permits}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
