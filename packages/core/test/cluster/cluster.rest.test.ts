@@ -38,7 +38,7 @@ const target = {
 // Every row of the suite table (conformance/suites.ts): its skips name why a suite does not run here.
 await runSuites("cluster-rest", "conformance", {
   ...target,
-  makeBackend: async () => resolveBackend(await connect()),
+  makeBackend: () => resolveBackend(connect()),
 });
 await runSuites("cluster-rest", "regressions", target);
 
