@@ -41,5 +41,6 @@ await runSuites("cluster-rest", "conformance", {
   makeBackend: () => resolveBackend(connect()),
 });
 await runSuites("cluster-rest", "regressions", target);
+await runSuites("cluster-rest", "quorum", target);
 
 declareSlotAudit("Redis Cluster, REST", tally, () => cluster, connect);

@@ -36,6 +36,7 @@ await runSuites("cluster-tcp", "conformance", {
   makeBackend: async () => resolveBackend(await connect()),
 });
 await runSuites("cluster-tcp", "regressions", target);
+await runSuites("cluster-tcp", "quorum", target);
 
 describe("Redis Cluster, TCP: one server-time estimate per node", () => {
   it("a client that has used every master keeps one estimate per master, each known", async () => {

@@ -1,5 +1,6 @@
 import { describe, it } from "vitest";
 import { resolveBackend, type Backend, type RedisInput } from "../../src/index.ts";
+import type { QuorumDatabases } from "./quorum.conformance.ts";
 
 // The one list of the suites every backend runs: primitive × backend, each cell either run or a
 // named skip with its reason (reported as a skipped test, so the reason is in every report). One
@@ -22,7 +23,7 @@ export type BackendName =
   | "tcp-audited";
 
 /** Groups of rows run by separate files, so vitest can run them in parallel. */
-export type SuiteGroup = "conformance" | "regressions";
+export type SuiteGroup = "conformance" | "regressions" | "quorum";
 
 /** A backend as the suites see it: a name for the `describe` titles and a way to connect. */
 export interface SuiteTarget {
@@ -31,13 +32,12 @@ export interface SuiteTarget {
   makeRedis(): RedisInput | Promise<RedisInput>;
   /** The raw backend, for the Backend suite; by default `resolveBackend(makeRedis())`. */
   makeBackend?(): Backend | Promise<Backend>;
+  /** Independent databases, for the QuorumLock (the `quorum` group's files set them up). */
+  readonly quorum?: QuorumDatabases;
 }
 
-/**
- * A cell: the suite runs on that backend, or is skipped for the reason given, or (a suite not
- * yet in this table's form) runs from the file named, which sets up its own databases.
- */
-export type Cell = "run" | { readonly skip: string } | { readonly elsewhere: string };
+/** A cell: the suite runs on that backend, or is skipped for the reason given. */
+export type Cell = "run" | { readonly skip: string };
 
 export interface Suite {
   /** The suite's subject, as the skip's title shows it. */
@@ -189,19 +189,21 @@ export const SUITES: readonly Suite[] = [
     },
   },
   {
-    // Not yet a table suite: its cases still differ per backend (issue 15, item 1).
     title: "QuorumLock",
-    group: "conformance",
-    load: () => Promise.reject(new Error("the QuorumLock runs from its own files (see `on`)")),
+    group: "quorum",
+    load: async () => {
+      const { runQuorumConformance } = await import("./quorum.conformance.ts");
+      return (target) => {
+        if (target.quorum === undefined) throw new Error(`${target.name}: no quorum databases`);
+        runQuorumConformance(target.quorum);
+      };
+    },
     on: {
-      rest: { elsewhere: "packages/core/test/quorum.rest.test.ts (5 rest-servers)" },
-      tcp: { elsewhere: "packages/core/test/quorum.tcp.test.ts (5 redis-servers)" },
+      rest: "run",
+      tcp: "run",
       "cluster-rest": QUORUM_NOT_ON_CLUSTER,
       "cluster-tcp": QUORUM_NOT_ON_CLUSTER,
-      workerd: {
-        elsewhere:
-          "packages/cloudflare/test/quorum.workerd.test.ts (3 prefixes of one rest-server)",
-      },
+      workerd: "run",
       "tcp-audited": AUDIT_ONLY_PRIMITIVES,
     },
   },
@@ -259,8 +261,7 @@ export const SUITES: readonly Suite[] = [
 
 /**
  * Registers every suite of `group` on `backend`: a `describe` per suite that runs there, a
- * skipped test naming the reason per suite that does not (nothing for one run elsewhere). Call
- * with top-level `await`.
+ * skipped test naming the reason per suite that does not. Call with top-level `await`.
  */
 export async function runSuites(
   backend: BackendName,
@@ -270,7 +271,7 @@ export async function runSuites(
   for (const suite of SUITES.filter((s) => s.group === group)) {
     const cell = suite.on[backend];
     if (cell === "run") (await suite.load())(target);
-    else if ("skip" in cell)
+    else
       describe(`${suite.title}: ${target.name}`, () => {
         it.skip(`not run on ${backend}: ${cell.skip}`, () => undefined);
       });
