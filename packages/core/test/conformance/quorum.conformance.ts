@@ -192,6 +192,24 @@ export function runQuorumConformance(target: QuorumDatabases): void {
         await c.release();
       });
 
+    it("a grant with no validity left is refused and released everywhere", async () => {
+      // A majority answers late (a paused process): two rounds take longer than the lease.
+      const timeoutMs = target.requestTimeoutMs;
+      const slowMs = Math.round(timeoutMs * 0.7);
+      const { lock, held } = await setup({ requestTimeoutMs: timeoutMs }, (i) =>
+        i < majority ? slowMs : 0,
+      );
+      const error = await lock()
+        .acquire({ leaseMs: timeoutMs + 50 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QuorumError);
+      expect((error as QuorumError).reason).toBe("validity");
+      expect((error as QuorumError).answers.filter((a) => a.status === "committed")).toHaveLength(
+        n,
+      );
+      expect(await held()).toEqual(all(false));
+    });
+
     it("latency pushes the grant past its validity: refused and released everywhere", async () => {
       // Every database answers 500 ms late (a paused process), under the 800 ms timeout: two
       // rounds take longer than the 900 ms lease.
