@@ -35,7 +35,7 @@ export default tseslint.config(
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
   // Build and config files outside any package tsconfig: linted without type information.
   {
-    files: ["vitest.config.ts", "packages/core/scripts/**"],
+    files: ["vitest.config.ts", "vitest.split.ts", "packages/core/scripts/**"],
     ...tseslint.configs.disableTypeChecked,
   },
 );

@@ -1,7 +1,12 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { unitProjects } from "./vitest.split.ts";
 
-// One vitest project per package; each package's own vitest.config.ts says how it runs.
+/** The folders with tests; each has its own vitest.config.{ts,mts} (its integration project). */
+const PACKAGES = ["packages/*", "workers/*", "examples/*", "bench", "campaign", "scripts"];
+
+// Two vitest projects per package (vitest.split.ts): `<pkg>:unit` (*.unit.test.ts, no Redis, run
+// first) and `<pkg>` (the package's own vitest.config, which says how its integration tests run).
 export default defineConfig({
   test: {
     // The tests mostly wait (on Redis, timers, leases), not compute: vitest's default (a worker
@@ -9,12 +14,8 @@ export default defineConfig({
     // Two at a time: 336 s, same results. Four failed a timing-sensitive keeper test.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      "packages/*/vitest.config.{ts,mts}",
-      "workers/*/vitest.config.{ts,mts}",
-      "examples/*/vitest.config.{ts,mts}",
-      "bench/vitest.config.ts",
-      "campaign/vitest.config.ts",
-      "scripts/vitest.config.ts",
+      ...PACKAGES.map((folder) => `${folder}/vitest.config.{ts,mts}`),
+      ...unitProjects(PACKAGES),
     ],
   },
 });

@@ -1,26 +1,49 @@
 // pnpm test — everything CI checks, in order, stopping at the first stage that fails: the
 // install (a workspace cycle or a stale lockfile fails it), typecheck, lint, build, the Worker
 // bundle budgets, publint, the
-// doc-snippet check, the packed-tarball/example/guide runs, then the whole vitest suite. Prints
-// each stage's wall time, then, as the very last line, the suite's `N passed, N failed`.
+// doc-snippet check, the packed-tarball/example/guide runs, then the vitest suite in two stages:
+// the unit projects (`*:unit`, no Redis: vitest.split.ts) before the integration ones. Prints
+// each stage's wall time and each vitest stage's counts, then, as the very last line, the
+// suite's `N passed, N failed` (both vitest stages together).
 //
 //   pnpm test                  every stage
 //   pnpm test --from build     start at a stage (the ones before it are skipped, and said so)
 //   pnpm test --until lint     stop after a stage (the static checks only, say)
-//   pnpm test:unit             the vitest suite alone
+//   pnpm test:unit             the unit projects alone (pnpm test:integration: the rest)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UNIT_PROJECTS } from "../vitest.split.ts";
 import { REPO_ROOT } from "./lib/workspace.ts";
 
 interface Stage {
   readonly name: string;
   readonly command: readonly string[];
+  /** Where a vitest stage writes its JSON report. */
+  readonly report?: string;
 }
 
 const scratch = mkdtempSync(join(tmpdir(), "edgelock-test-all-"));
-const vitestReport = join(scratch, "vitest.json");
+
+/** A vitest run of the projects `filter` selects, with its JSON report in the scratch folder. */
+function vitestStage(name: string, filter: string): Stage {
+  const report = join(scratch, `${name}.json`);
+  return {
+    name,
+    report,
+    command: [
+      "pnpm",
+      "exec",
+      "vitest",
+      "run",
+      `--project=${filter}`,
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+    ],
+  };
+}
 
 const STAGES: readonly Stage[] = [
   // disallowWorkspaceCycles (pnpm-workspace.yaml) makes a cycle an install error.
@@ -33,18 +56,9 @@ const STAGES: readonly Stage[] = [
   { name: "publint", command: ["pnpm", "run", "publint"] },
   { name: "check:docs", command: ["pnpm", "run", "check:docs"] },
   { name: "check:packs", command: ["pnpm", "run", "check:packs"] },
-  {
-    name: "vitest",
-    command: [
-      "pnpm",
-      "exec",
-      "vitest",
-      "run",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${vitestReport}`,
-    ],
-  },
+  // Pure tests first: a broken key encoding or parser fails in seconds, before any Redis starts.
+  vitestStage("unit", UNIT_PROJECTS),
+  vitestStage("integration", `!${UNIT_PROJECTS}`),
 ];
 
 const first = stageIndex("--from", 0);
@@ -94,20 +108,29 @@ for (const { name, seconds, status } of timings)
   );
 console.log(`${"total".padEnd(14)} ${`${total.toFixed(1)} s`.padStart(9)}`);
 
-const counts = vitestCounts();
+const vitestStages = STAGES.filter((stage) => stage.report !== undefined);
+const ran = vitestStages.filter((stage) =>
+  timings.some((t) => t.name === stage.name && t.seconds !== undefined),
+);
+const counts = ran.map((stage) => ({ stage, counts: vitestCounts(stage.report!) }));
 rmSync(scratch, { recursive: true, force: true });
-const vitestRan = timings.some((t) => t.name === "vitest" && t.seconds !== undefined);
-if (!vitestRan) {
+for (const { stage, counts: c } of counts)
+  console.log(
+    `${stage.name}: ${c === undefined ? "no report" : `${c.passed} passed, ${c.failed} failed`}`,
+  );
+if (ran.length === 0) {
   const why = failed === undefined ? "skipped" : `not run: stopped at ${failed.name}`;
   console.log(`\ntest-all: the vitest suite was ${why}`);
   process.exitCode = failed === undefined ? 0 : 1;
-} else if (counts === undefined) {
-  console.log("\ntest-all: the vitest suite wrote no report");
+} else if (counts.some(({ counts: c }) => c === undefined)) {
+  console.log("\ntest-all: a vitest stage wrote no report");
   process.exitCode = 1;
 } else {
+  const passed = counts.reduce((sum, { counts: c }) => sum + c!.passed, 0);
+  const failedTests = counts.reduce((sum, { counts: c }) => sum + c!.failed, 0);
   // CI reads the closing line.
-  console.log(`\n${counts.passed} passed, ${counts.failed} failed`);
-  process.exitCode = failed === undefined && counts.failed === 0 ? 0 : 1;
+  console.log(`\n${passed} passed, ${failedTests} failed`);
+  process.exitCode = failed === undefined && failedTests === 0 ? 0 : 1;
 }
 
 function run(command: readonly string[]): Promise<number> {
@@ -122,7 +145,7 @@ function run(command: readonly string[]): Promise<number> {
 }
 
 /** The suite's counts; a test file that failed without a failing test (it did not load) counts as one. */
-function vitestCounts(): { passed: number; failed: number } | undefined {
+function vitestCounts(vitestReport: string): { passed: number; failed: number } | undefined {
   try {
     const report = JSON.parse(readFileSync(vitestReport, "utf8")) as {
       numPassedTests: number;

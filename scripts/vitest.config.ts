@@ -1,10 +1,12 @@
 import { defineProject } from "vitest/config";
+import { EXCLUDE_UNIT_TESTS } from "../vitest.split.ts";
 
 // Tests of the repository's own scripts (check:docs).
 export default defineProject({
   test: {
     name: "scripts",
     include: ["test/**/*.test.ts"],
+    exclude: EXCLUDE_UNIT_TESTS,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { EXCLUDE_UNIT_TESTS } from "../../vitest.split.ts";
 
 // Runs inside workerd. The testkit's global setup (Node) starts redis-server + rest-server; the
 // Worker reaches the rest-server on 127.0.0.1 through the bindings below.
@@ -36,6 +37,7 @@ export default defineProject({
   test: {
     name: "cloudflare",
     include: ["test/**/*.test.ts"],
+    exclude: EXCLUDE_UNIT_TESTS,
     globalSetup: ["../testkit/src/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { EXCLUDE_UNIT_TESTS } from "../../vitest.split.ts";
 
 // The middleware is tested where it runs: a hono app as the Worker, inside workerd, against the
 // rest-server the testkit's global setup started (reached on 127.0.0.1 through the bindings).
@@ -28,6 +29,7 @@ export default defineProject({
   test: {
     name: "hono",
     include: ["test/**/*.test.ts"],
+    exclude: EXCLUDE_UNIT_TESTS,
     globalSetup: ["../testkit/src/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -7,7 +7,7 @@ import { WORKERD_TARGET, workerdRedis } from "./workerd/upstash.ts";
 // Issue 13's finding 7 (the keeper's renewal interval ignored `extend(ms)`: a kept-alive hold
 // extended to a shorter lease was lost with no fault, reason `deadline`, and another client was
 // granted) on every kind of kept-alive hold, inside workerd. The core's regression suite covers
-// the Lock (lock-regressions.ts, run here by lock-regressions.workerd.test.ts), the MultiLock and
+// the Lock (lock-regressions.ts, run here by regressions.workerd.test.ts), the MultiLock and
 // the permit (multi-lock-regressions.ts, semaphore-regressions.ts); every hold restarts its keeper
 // through one piece (packages/core/src/lease/hold-keeping.ts), so here every kind again. A kept-alive hold (default lease 6 s) is extended to
 // 600 ms: renewed at a third of that, it is still held 1.5 s later; renewed at a third of 6 s,

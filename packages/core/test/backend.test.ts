@@ -1,5 +1,5 @@
 import { Redis } from "@upstash/redis";
-import { closeAll, harness, makeNodeRedis } from "@edgelock/testkit";
+import { closeAll, harness } from "@edgelock/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { createClient, InvalidArgumentError, resolveBackend } from "../src/index.ts";
 import { runBackendConformance } from "./conformance/backend.conformance.ts";
@@ -8,12 +8,9 @@ afterAll(closeAll);
 
 const upstash = () => new Redis({ url: harness().restUrl, token: harness().restToken });
 
-// The Upstash client as users configure it: we take its credentials and speak REST ourselves.
-runBackendConformance({
-  name: "REST from an @upstash/redis client",
-  makeBackend: () => resolveBackend(upstash()),
-});
-
+// The Upstash client as users configure it, and node-redis, run the Backend suite with every
+// other suite (conformance.rest.test.ts, conformance.tcp.test.ts); here, the other ways to pass
+// a REST connection.
 runBackendConformance({
   name: "REST from { url, token }",
   makeBackend: () => resolveBackend({ url: harness().restUrl, token: harness().restToken }),
@@ -29,11 +26,6 @@ runBackendConformance({
     // The inside of such a client; not a type a user would pass.
     return resolveBackend({ client: { request: (req: unknown) => inner.request(req) } } as never);
   },
-});
-
-runBackendConformance({
-  name: "TCP (node-redis)",
-  makeBackend: async () => resolveBackend(await makeNodeRedis(harness().redisUrl)),
 });
 
 describe("resolveBackend", () => {

@@ -1,13 +1,7 @@
 import { closeAll, harness, makeNodeRedis } from "@edgelock/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { maskId, resolveBackend, type Backend, type LockEvent } from "../src/index.ts";
-import { runFairLockConformance } from "./conformance/fair-lock.conformance.ts";
-import { runLatchConformance } from "./conformance/latch.conformance.ts";
-import { runLockConformance } from "./conformance/lock.conformance.ts";
-import { runMultiLockConformance } from "./conformance/multi-lock.conformance.ts";
-import { runPermitSemaphoreConformance } from "./conformance/permit-semaphore.conformance.ts";
-import { runReadWriteLockConformance } from "./conformance/read-write-lock.conformance.ts";
-import { runSemaphoreConformance } from "./conformance/semaphore.conformance.ts";
+import { runSuites } from "./conformance/suites.ts";
 import { eventTaps } from "./support.ts";
 
 // Security review: owner, waiter, permit and operation ids are bearer secrets of a hold (whoever
@@ -45,13 +39,7 @@ function rendered(value: unknown, seen = new Set<unknown>()): string {
 }
 
 const target = { name: "TCP, events audited", makeRedis: spyingBackend };
-runLockConformance(target);
-runFairLockConformance(target);
-runReadWriteLockConformance(target);
-runMultiLockConformance(target);
-runSemaphoreConformance(target);
-runPermitSemaphoreConformance(target);
-runLatchConformance(target);
+await runSuites("tcp-audited", "conformance", target);
 
 afterAll(closeAll);
 

@@ -1,64 +1,49 @@
 import { makeNodeRedis, type NodeRedisClient, type RedisProcess } from "@edgelock/testkit";
-import { TransportError, type Backend } from "../src/index.ts";
-import { quorumKeys } from "../src/keys.ts";
-
-/**
- * A backend that answers only after `ms` more, whatever its caller's timeout says: a process
- * paused (GC, a starved event loop) between sending a request and handling the reply.
- */
-export function slowBackend(inner: Backend, ms: number): Backend {
-  return {
-    kind: inner.kind,
-    async command(args, signal) {
-      const reply = await inner.command(args, signal);
-      await new Promise((r) => setTimeout(r, ms));
-      return reply;
-    },
-  };
-}
-
-/** A backend that can be switched off: while down, every request fails before it runs. */
-export function switchableBackend(inner: Backend): {
-  backend: Backend;
-  setDown(down: boolean): void;
-} {
-  let down = false;
-  return {
-    backend: {
-      kind: inner.kind,
-      command(args, signal) {
-        if (down)
-          return Promise.reject(
-            new TransportError("connection refused (database down in the test)", {
-              ambiguous: false,
-            }),
-          );
-        return inner.command(args, signal);
-      },
-    },
-    setDown: (d) => void (down = d),
-  };
-}
+import type { RedisInput } from "../src/index.ts";
+import type { QuorumDatabases } from "./conformance/quorum.conformance.ts";
 
 /** Raw node-redis clients to the databases, for checking what is left behind. */
 export async function rawClients(nodes: readonly RedisProcess[]): Promise<NodeRedisClient[]> {
   return Promise.all(nodes.map((n) => makeNodeRedis(n.url)));
 }
 
-/** Whether each running database holds the quorum lock `name`; `null` for a database that is down. */
-export async function heldOn(
-  nodes: readonly RedisProcess[],
-  raws: readonly NodeRedisClient[],
-  prefix: string,
-  name: string,
-): Promise<(boolean | null)[]> {
-  const key = quorumKeys(prefix, name).lock;
-  return Promise.all(
-    nodes.map(async (node, i) => (node.running ? (await raws[i]!.exists(key)) === 1 : null)),
-  );
-}
-
 /** Restarts every database that is not running (keeping its data). */
 export async function reviveAll(nodes: readonly RedisProcess[]): Promise<void> {
   await Promise.all(nodes.filter((n) => !n.running).map((n) => n.restart()));
+}
+
+/**
+ * Separate redis-server processes as a quorum's databases (the QuorumLock suite on Node): a
+ * database is down while its process is killed; `connect(i)` is how the lock's clients reach it
+ * (node-redis over TCP, or @upstash/redis through a rest-server in front of it).
+ */
+export function serverDatabases(options: {
+  readonly name: string;
+  readonly requestTimeoutMs: number;
+  /** The processes and a raw node-redis client to each, once started (in `beforeAll`). */
+  servers(): { nodes: readonly RedisProcess[]; raws: readonly NodeRedisClient[] };
+  connect(i: number): RedisInput;
+  /** Run on revive, e.g. clearing injected faults. */
+  onRevive?(): Promise<void>;
+}): QuorumDatabases {
+  const nodes = () => options.servers().nodes;
+  const raw = (i: number) => options.servers().raws[i]!;
+  return {
+    name: options.name,
+    count: 5,
+    requestTimeoutMs: options.requestTimeoutMs,
+    connect: options.connect,
+    prefixOf: (_i, prefix) => prefix,
+    down: async (which) => void (await Promise.all(which.map((i) => nodes()[i]!.kill()))),
+    async revive() {
+      await options.onRevive?.();
+      await reviveAll(nodes());
+      await Promise.all(options.servers().raws.map((r) => r.ping()));
+    },
+    exists: async (i, key) => (nodes()[i]!.running ? (await raw(i).exists(key)) === 1 : null),
+    hGet: async (i, key, field) => (await raw(i).hGet(key, field)) ?? null,
+    set: async (i, key, value) => void (await raw(i).set(key, value)),
+    del: async (i, key) => void (await raw(i).del(key)),
+    restartEmpty: (i) => nodes()[i]!.restart({ flush: true }),
+  };
 }

@@ -10,7 +10,7 @@ import {
 } from "../src/index.ts";
 import { quorumKeys } from "../src/keys.ts";
 import { QuorumModel } from "./model/quorum-model.ts";
-import { switchableBackend } from "./quorum-support.ts";
+import { switchableBackend } from "./quorum-backends.ts";
 import { makeTestClient } from "./support.ts";
 
 afterAll(closeAll);

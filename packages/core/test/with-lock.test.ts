@@ -7,7 +7,7 @@ import {
   type AcquireOptions,
   type EdgelockClient,
 } from "../src/index.ts";
-import { switchableBackend } from "./quorum-support.ts";
+import { switchableBackend } from "./quorum-backends.ts";
 import { aborted, eventsOf, makeTestClient } from "./support.ts";
 
 // withLock never returns normally after its lease was lost during fn, and never hides fn's error.

@@ -1,55 +1,61 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis/cloudflare";
 import { env } from "cloudflare:test";
-import { quorumLock, type QuorumLock, type QuorumLockOptions } from "../../../core/src/index.ts";
-import { quorumKeys } from "../../../core/src/keys.ts";
-import { makeTestClient, type TestClient } from "../../../core/test/support.ts";
-import { workerdRedis } from "./upstash.ts";
+import { resolveBackend } from "../../../core/src/index.ts";
+import type { QuorumDatabases } from "../../../core/test/conformance/quorum.conformance.ts";
+import { switchableBackend } from "../../../core/test/quorum-backends.ts";
+import { WORKERD_TARGET } from "./upstash.ts";
 
 /**
- * The token of a database that is "down": the rest-server refuses each request (401) before it
- * runs. A port nothing listens on would be closer to a stopped process, but workerd logs every
- * refused connection as an uncaught exception even when the caller catches it.
+ * Three "databases" for the QuorumLock suite inside workerd: the harness gives workerd one
+ * rest-server and no process control, so each database is a key prefix of its own on it, reached
+ * by its own `@upstash/redis/cloudflare` client. A database is down while every client to it fails
+ * each request before sending it; its data stays, as a stopped redis-server's would. Restarting
+ * one empty needs a process: that case is a named skip here.
  */
-const REFUSED_TOKEN = "database-down-in-this-test";
-
-/**
- * N "databases" for a quorum lock inside workerd: the harness gives workerd one rest-server, so
- * each database is a key prefix of its own on it, reached by its own `@upstash/redis/cloudflare`
- * client. A database is taken down by giving its client a token the rest-server refuses: its data
- * stays, as a stopped redis-server's would, and each of the lock's requests to it fails over HTTP.
- */
-export function quorumDatabases(count: number) {
-  const prefixes = Array.from({ length: count }, () => keyPrefix());
-  const raw = workerdRedis();
-  const clients = (down: readonly number[] = []): TestClient[] =>
-    prefixes.map((prefix, i) => {
-      const token = down.includes(i) ? REFUSED_TOKEN : env.UPSTASH_REDIS_REST_TOKEN;
-      const redis = new Redis({ url: env.UPSTASH_REDIS_REST_URL, token });
-      return makeTestClient(redis, { prefix, leaseMs: 5_000 });
-    });
+export function workerdQuorumDatabases(): QuorumDatabases {
+  const down = new Set<number>();
+  /** Every client's switch to its database, so `down()` reaches the clients made before it. */
+  const switches: { db: number; setDown(d: boolean): void }[] = [];
+  const prefixes = new Map<string, string[]>();
+  // Replies as stored (fences stay strings), as a raw node-redis client reads them on Node.
+  const raw = new Redis({
+    url: env.UPSTASH_REDIS_REST_URL,
+    token: env.UPSTASH_REDIS_REST_TOKEN,
+    automaticDeserialization: false,
+  });
   return {
-    /** A quorum lock over every database, `down` ones refusing every request. */
-    lock(
-      name: string,
-      down: readonly number[] = [],
-      options: QuorumLockOptions = { requestTimeoutMs: 1_000 },
-    ): { lock: QuorumLock; dbs: TestClient[] } {
-      const dbs = clients(down);
-      return {
-        lock: quorumLock(
-          dbs.map((d) => d.client),
-          name,
-          options,
+    name: `${WORKERD_TARGET}, 3 prefixes`,
+    count: 3,
+    requestTimeoutMs: 1_000,
+    connect(i) {
+      const { backend, setDown } = switchableBackend(
+        resolveBackend(
+          new Redis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }),
         ),
-        dbs,
-      };
+      );
+      setDown(down.has(i));
+      switches.push({ db: i, setDown });
+      return backend;
     },
-    /** Whether each database holds `name`, read straight from the rest-server (down ones too). */
-    held: (name: string) =>
-      Promise.all(prefixes.map(async (p) => (await raw.exists(quorumKeys(p, name).lock)) === 1)),
-    /** Stores a fence counter on one database, as a database that granted more often would have. */
-    setFence: (i: number, name: string, fence: number) =>
-      raw.set(quorumKeys(prefixes[i]!, name).fence, String(fence)),
+    prefixOf(i, prefix) {
+      if (!prefixes.has(prefix)) prefixes.set(prefix, [keyPrefix(), keyPrefix(), keyPrefix()]);
+      return prefixes.get(prefix)![i]!;
+    },
+    async down(which) {
+      for (const i of which) down.add(i);
+      for (const s of switches) if (which.includes(s.db)) s.setDown(true);
+    },
+    async revive() {
+      down.clear();
+      for (const s of switches) s.setDown(false);
+    },
+    exists: async (i, key) => (down.has(i) ? null : (await raw.exists(key)) === 1),
+    hGet: async (i, key, field) => ((await raw.hget(key, field)) as string | null) ?? null,
+    set: async (_i, key, value) => void (await raw.set(key, value)),
+    del: async (_i, key) => void (await raw.del(key)),
+    restartEmpty: {
+      skip: "no process control in workerd (one rest-server): Node's REST and TCP runs restart one",
+    },
   };
 }

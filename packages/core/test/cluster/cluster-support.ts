@@ -59,22 +59,6 @@ export async function errorStat(cluster: RedisClusterProcess, prefix: string): P
   return total;
 }
 
-/** What the cluster runs do not run, and why: listed as skipped tests, so the reason is in every report. */
-export const CLUSTER_SKIPS: readonly { readonly suite: string; readonly reason: string }[] = [
-  {
-    suite: "QuorumLock (quorum.tcp.test.ts, quorum.rest.test.ts)",
-    reason:
-      "a quorum needs independent databases that fail independently; the masters of one cluster are one database, " +
-      "so a quorum over them proves nothing. The quorum runs over separate redis-servers.",
-  },
-];
-
-export function declareClusterSkips(): void {
-  describe("not run on Redis Cluster", () => {
-    for (const skip of CLUSTER_SKIPS) it.skip(`${skip.suite}: ${skip.reason}`, () => undefined);
-  });
-}
-
 /**
  * Last in a file: no request of the suites before it spanned slots, by the client-side tally and
  * by every node's own count; then a control request that does span slots is seen by both, so a

@@ -8,17 +8,8 @@ import {
 } from "@edgelock/testkit";
 import { afterAll, beforeAll } from "vitest";
 import { resolveBackend } from "../../src/index.ts";
-import { runBackendConformance } from "../conformance/backend.conformance.ts";
-import { runFairLockConformance } from "../conformance/fair-lock.conformance.ts";
-import { runInspectConformance } from "../conformance/inspect.conformance.ts";
-import { runLatchConformance } from "../conformance/latch.conformance.ts";
-import { runLockConformance } from "../conformance/lock.conformance.ts";
-import { runMultiLockConformance } from "../conformance/multi-lock.conformance.ts";
-import { runPermitSemaphoreConformance } from "../conformance/permit-semaphore.conformance.ts";
-import { runReadWriteLockConformance } from "../conformance/read-write-lock.conformance.ts";
-import { runSemaphoreConformance } from "../conformance/semaphore.conformance.ts";
-import { declareClusterSkips, declareSlotAudit, SlotErrorTally } from "./cluster-support.ts";
-import { runTaggedNamesSuite } from "./tagged-names.ts";
+import { runSuites } from "../conformance/suites.ts";
+import { declareSlotAudit, SlotErrorTally } from "./cluster-support.ts";
 
 // Every conformance suite on a real 3-master Redis Cluster over REST: @upstash/redis to a
 // rest-server fronting the cluster (its cluster client routes each command by key and follows
@@ -44,16 +35,12 @@ const target = {
   makeRedis: () => tally.wrap(connect()),
 };
 
-runBackendConformance({ name: target.name, makeBackend: () => resolveBackend(connect()) });
-runLockConformance(target);
-runFairLockConformance(target);
-runReadWriteLockConformance(target);
-runMultiLockConformance(target);
-runSemaphoreConformance(target);
-runPermitSemaphoreConformance(target);
-runLatchConformance(target);
-runInspectConformance(target);
-runTaggedNamesSuite(target);
-declareClusterSkips();
+// Every row of the suite table (conformance/suites.ts): its skips name why a suite does not run here.
+await runSuites("cluster-rest", "conformance", {
+  ...target,
+  makeBackend: () => resolveBackend(connect()),
+});
+await runSuites("cluster-rest", "regressions", target);
+await runSuites("cluster-rest", "quorum", target);
 
 declareSlotAudit("Redis Cluster, REST", tally, () => cluster, connect);

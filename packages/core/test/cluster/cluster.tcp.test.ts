@@ -7,17 +7,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, resolveBackend } from "../../src/index.ts";
 import { lockKeys } from "../../src/keys.ts";
-import { runBackendConformance } from "../conformance/backend.conformance.ts";
-import { runFairLockConformance } from "../conformance/fair-lock.conformance.ts";
-import { runInspectConformance } from "../conformance/inspect.conformance.ts";
-import { runLatchConformance } from "../conformance/latch.conformance.ts";
-import { runLockConformance } from "../conformance/lock.conformance.ts";
-import { runMultiLockConformance } from "../conformance/multi-lock.conformance.ts";
-import { runPermitSemaphoreConformance } from "../conformance/permit-semaphore.conformance.ts";
-import { runReadWriteLockConformance } from "../conformance/read-write-lock.conformance.ts";
-import { runSemaphoreConformance } from "../conformance/semaphore.conformance.ts";
-import { declareClusterSkips, declareSlotAudit, SlotErrorTally } from "./cluster-support.ts";
-import { runTaggedNamesSuite } from "./tagged-names.ts";
+import { runSuites } from "../conformance/suites.ts";
+import { declareSlotAudit, SlotErrorTally } from "./cluster-support.ts";
 
 // Every conformance suite on a real 3-master Redis Cluster, through node-redis' cluster client
 // (which follows MOVED and ASK). One cluster for the whole file.
@@ -39,19 +30,13 @@ const target = {
   makeRedis: async () => tally.wrap(await connect()),
 };
 
-runBackendConformance({
-  name: target.name,
+// Every row of the suite table (conformance/suites.ts): its skips name why a suite does not run here.
+await runSuites("cluster-tcp", "conformance", {
+  ...target,
   makeBackend: async () => resolveBackend(await connect()),
 });
-runLockConformance(target);
-runFairLockConformance(target);
-runReadWriteLockConformance(target);
-runMultiLockConformance(target);
-runSemaphoreConformance(target);
-runPermitSemaphoreConformance(target);
-runLatchConformance(target);
-runInspectConformance(target);
-runTaggedNamesSuite(target);
+await runSuites("cluster-tcp", "regressions", target);
+await runSuites("cluster-tcp", "quorum", target);
 
 describe("Redis Cluster, TCP: one server-time estimate per node", () => {
   it("a client that has used every master keeps one estimate per master, each known", async () => {
@@ -70,6 +55,5 @@ describe("Redis Cluster, TCP: one server-time estimate per node", () => {
     expect(clocks.of(undefined).known).toBe(false);
   });
 });
-declareClusterSkips();
 
 declareSlotAudit("Redis Cluster, TCP", tally, () => cluster, connect);
