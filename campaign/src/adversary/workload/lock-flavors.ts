@@ -1,8 +1,4 @@
-import type {
-  HeldLock,
-  HeldMultiLock,
-  SerializedLease,
-} from "@edgelock/core";
+import type { HeldLock, HeldMultiLock, SerializedLease } from "@edgelock/core";
 import { fairLockKeys, lockKeys, readWriteLockKeys } from "../../../../packages/core/src/keys.ts";
 import type { Belief, Primitive } from "../history.ts";
 import type { Invocation } from "../world/invocation.ts";
