@@ -1,8 +1,9 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { BackendError, createClient, resolveBackend, type ClientOptions } from "../../src/index.ts";
+import { BackendError, resolveBackend, type ClientOptions } from "../../src/index.ts";
 import { countDownScript } from "../../src/latch/scripts.generated.ts";
 import { delay, makeTestClient } from "../support.ts";
+import { smallestRecordTtl } from "./record-ttl.ts";
 import { lateCopyBackend, runs } from "./late-copy-backend.ts";
 import type { RegressionTarget } from "./lock-regressions.ts";
 
@@ -21,17 +22,7 @@ export function runLatchRegressions(target: RegressionTarget): void {
     // Small timings, and the smallest record TTL this client accepts (c6a5b43 took
     // retryWindowMs + 1), so that every record expires within the test.
     const timings = { requestTimeoutMs: 150, retryWindowMs: 300, clockErrorMs: 100 };
-    const smallest = async () => {
-      const redis = await target.makeRedis();
-      return [301, 300 + 150 + 2 * 100 + 1_000].find((ttl) => {
-        try {
-          createClient({ redis, ...timings, operationRecordTtlMs: ttl });
-          return true;
-        } catch {
-          return false;
-        }
-      })!;
-    };
+    const smallest = async () => smallestRecordTtl(await target.makeRedis(), timings);
 
     it("a late copy of a countDown that a resend already applied counts once, also after its record expired", async () => {
       const { client, late } = await make({ ...timings, operationRecordTtlMs: await smallest() });
