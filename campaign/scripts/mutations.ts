@@ -1,29 +1,32 @@
 import { startStack } from "@edgelock/testkit";
 import { ALL_MUTATIONS } from "../src/adversary/mutations/index.ts";
-import { formatDetections, measureMutation } from "../src/adversary/mutations/measure.ts";
+import { formatDetections, measureMutations, warmUp } from "../src/adversary/mutations/measure.ts";
 import { installClockSkew } from "../src/world/clock-skew.ts";
 
 // `pnpm --filter @edgelock/campaign mutations [name…]`: how often the checker reports each
-// mutation (EDGELOCK_MUTATION_RUNS, default 20, EDGELOCK_MUTATION_PARALLEL at a time, default 2),
+// mutation (EDGELOCK_MUTATION_RUNS, default 20, EDGELOCK_MUTATION_PARALLEL at a time, default 4),
 // and with EDGELOCK_MUTATION_CONTROL=1 the same worlds on the unmutated core.
 const only = process.argv.slice(2);
 const runs = Number(process.env["EDGELOCK_MUTATION_RUNS"] ?? 20);
-const parallel = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 2);
+const parallel = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 4);
 const control = process.env["EDGELOCK_MUTATION_CONTROL"] === "1";
 const seed = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 1);
 const uninstall = installClockSkew();
 const stack = await startStack();
 try {
-  for (const mutation of ALL_MUTATIONS.filter((m) => only.length === 0 || only.includes(m.name))) {
-    const row = await measureMutation(stack, mutation, {
-      runs,
-      parallel,
-      seed,
-      control,
-      dumpDir: "/tmp",
-    });
-    console.log(formatDetections([row]), row.missed.length ? `missed seeds ${row.missed}` : "");
-  }
+  await warmUp(stack);
+  const chosen = ALL_MUTATIONS.filter((m) => only.length === 0 || only.includes(m.name));
+  const rows = await measureMutations(stack, chosen, {
+    runs,
+    parallel,
+    seed,
+    control,
+    dumpDir: "/tmp",
+  });
+  console.log(formatDetections(rows));
+  for (const row of rows)
+    if (row.missed.length > 0)
+      console.log(`${row.mutation}: missed seeds ${row.missed.join(", ")}`);
 } finally {
   await stack.close();
   uninstall();

@@ -28,7 +28,8 @@ function expectFullCoverage({ result }: CampaignResult): void {
   // Request faults really hit requests (and the checker saw each one reach a client and surface).
   for (const kind of REQUEST_FAULTS) expect(f.faults[kind]?.injected ?? 0, kind).toBeGreaterThan(0);
   for (const { kind } of ALL_ACTIVITIES) {
-    if (kind !== "latch") expect(f.sectionsByPrimitive[kind] ?? 0, kind).toBeGreaterThan(0);
+    if (kind !== "count-down-latch")
+      expect(f.sectionsByPrimitive[kind] ?? 0, kind).toBeGreaterThan(0);
   }
   expect(f.latchRounds).toBeGreaterThan(0);
   expect(f.dataLosses).toBeGreaterThan(0);

@@ -272,7 +272,7 @@ describe("history checker: histories that must fail", () => {
     const r = new Recorder(1);
     const reader = r.enter({
       worker: "w1",
-      primitive: "read-lock",
+      primitive: "read-write-lock:read",
       mode: "shared",
       resources: ["rw:a"],
       capacity: 1,

@@ -334,7 +334,7 @@ describe("oracle: a release or an abandon ends only its own owner's hold", () =>
 
 describe("oracle: a read-write lock's release ends only its own owner's live session", () => {
   const rw = (readers: Record<string, { count: number; fence: number; expiresAt: number }>) =>
-    ({ kind: "rwlock", writer: FREE, readers }) as ResourceState;
+    ({ kind: "read-write-lock", writer: FREE, readers }) as ResourceState;
   const r4 = { count: 1, fence: 4, expiresAt: 335 };
   const r7 = { count: 1, fence: 7, expiresAt: 900 };
 

@@ -185,7 +185,7 @@ describe("oracle: multi-lock", () => {
 
 describe("oracle: read-write lock", () => {
   const rw = (writer: LockState, readers: Record<string, [number, number, number]>) => ({
-    kind: "rwlock" as const,
+    kind: "read-write-lock" as const,
     writer,
     readers: Object.fromEntries(
       Object.entries(readers).map(([o, [count, fence, expiresAt]]) => [
@@ -214,8 +214,8 @@ describe("oracle: read-write lock", () => {
         },
       ),
       [
-        intent(1, "acquire", RW, "r1", "ok", { primitive: "rw-read", holdId: 0 }),
-        intent(2, "acquire", RW, "r2", "ok", { primitive: "rw-read", holdId: 1 }),
+        intent(1, "acquire", RW, "r1", "ok", { primitive: "read-write-lock:read", holdId: 0 }),
+        intent(2, "acquire", RW, "r2", "ok", { primitive: "read-write-lock:read", holdId: 1 }),
       ],
       [belief(0, RW, "r1", 3, { mode: "read" }), belief(1, RW, "r2", 4, { mode: "read" })],
       [
@@ -235,7 +235,7 @@ describe("oracle: read-write lock", () => {
         at: 10,
         state: rw(FREE, { r1: [1, 3, 200] }),
       }),
-      [intent(1, "acquire", RW, "r1", "ok", { primitive: "rw-read", holdId: 0 })],
+      [intent(1, "acquire", RW, "r1", "ok", { primitive: "read-write-lock:read", holdId: 0 })],
       [belief(0, RW, "r1", 3, { mode: "read" })],
       [{ seq: 0, holdId: 0, at: 12, deadline: 400 }],
     );
@@ -270,7 +270,7 @@ describe("oracle: read-write lock", () => {
         at: 10,
         state: rw(FREE, { r1: [1, 3, 500] }),
       }),
-      [intent(1, "tryAcquire", RW, "r1", "none", { primitive: "rw-read" })],
+      [intent(1, "tryAcquire", RW, "r1", "none", { primitive: "read-write-lock:read" })],
     );
     expect(classes(h)).toEqual({ "phantom-grant": 1 });
   });
@@ -278,12 +278,14 @@ describe("oracle: read-write lock", () => {
 
 describe("oracle: permit-expirable semaphore", () => {
   const pes = (total: number, permits: Record<string, number>) => ({
-    kind: "permit-semaphore" as const,
+    kind: "permit-expirable-semaphore" as const,
     total,
     permits,
   });
   const acquire = (id: number, permit: string, outcome: string) =>
-    intent(id, "permit-acquire", PES, `o${id}`, outcome, { primitive: "permit-semaphore" });
+    intent(id, "permit-acquire", PES, `o${id}`, outcome, {
+      primitive: "permit-expirable-semaphore",
+    });
 
   it("a grant claimed by its own acquire, released by its release, checks clean", () => {
     const h = history(
@@ -382,7 +384,7 @@ describe("oracle: permit-expirable semaphore", () => {
       [
         acquire(1, "p1", "ok"),
         intent(2, "permit-release", PES, "o1", "ok", { holdId: 0 }),
-        intent(3, "permit-acquire", PES, "o3", "none", { primitive: "permit-semaphore" }),
+        intent(3, "permit-acquire", PES, "o3", "none", { primitive: "permit-expirable-semaphore" }),
         intent(4, "permit-extend", PES, "o1", "ok", { holdId: 0 }),
       ],
       [belief(0, PES, "p1", 1, { mode: "permit", releasedAt: 600 })],
@@ -529,9 +531,13 @@ describe("oracle: permit-expirable semaphore", () => {
 });
 
 describe("oracle: count-down latch", () => {
-  const count = (n: number) => ({ kind: "latch" as const, count: n });
+  const count = (n: number) => ({ kind: "count-down-latch" as const, count: n });
   const latch = (id: number, kind: IntentKind, round: number, outcome: string, endedAt = 1_000) =>
-    intent(id, kind, LATCH, `c-r${round}`, outcome, { primitive: "latch", round, endedAt });
+    intent(id, kind, LATCH, `c-r${round}`, outcome, {
+      primitive: "count-down-latch",
+      round,
+      endedAt,
+    });
   const set = (i: number, at: number, n: number): Run => ({
     intent: i,
     resource: LATCH,
@@ -625,7 +631,7 @@ describe("oracle excuse: a re-entry's orphan grant that ran out untouched", () =
 
 describe("oracle excuse: a permit's orphan grant that ran out untouched", () => {
   const pes = (permits: Record<string, number>) => ({
-    kind: "permit-semaphore" as const,
+    kind: "permit-expirable-semaphore" as const,
     total: 2,
     permits,
   });
@@ -654,9 +660,11 @@ describe("oracle excuse: a permit's orphan grant that ran out untouched", () => 
       ),
       [
         intent(0, "permit-acquire", PES, "o0", "OUTCOME_UNKNOWN", {
-          primitive: "permit-semaphore",
+          primitive: "permit-expirable-semaphore",
         }),
-        intent(1, "permit-release", PES, "o1", "NOT_HELD", { primitive: "permit-semaphore" }),
+        intent(1, "permit-release", PES, "o1", "NOT_HELD", {
+          primitive: "permit-expirable-semaphore",
+        }),
       ],
     );
     h.executions[1] = { ...h.executions[1]!, doneAt: 110, serverMs: 110 };

@@ -5,6 +5,8 @@ export default defineConfig({
     index: "src/index.ts",
     "lock-entry": "src/lock-entry.ts",
     "serialized-hold-entry": "src/serialized-hold-entry.ts",
+    "options-entry": "src/options-entry.ts",
+    "hand-over-entry": "src/hand-over-entry.ts",
     // `#tcp-backends` (package.json `imports`): the TCP adapters, and the edge build without them.
     "tcp-backends": "src/backend/tcp-backends.ts",
     "tcp-backends.edge": "src/backend/tcp-backends.edge.ts",

@@ -19,6 +19,8 @@ const KB = 1024;
 // of issue 13 (one engine with deadlines, settle and rollback detection; ordered renewals; one
 // serialized-hold parser; the shared push stream of issue 14): 19.7 / 20.5 / 36.2 KB, each budget
 // about 0.75 KB above. Issue 14's goals (10 / 11 / 24 KB) are not met yet.
+// The Vercel keeper's Worker (added with issue 15's hand-over subpath, 20.6 KB) has the
+// Cloudflare keeper's budget and goal: the same renewals and hand-over, another budget clock.
 
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
@@ -42,6 +44,24 @@ export default {
     const edgelock = createLockClient({
       redis: { url: env.URL, token: env.TOKEN },
       keeper: waitUntilKeeper({ waitUntil: (p) => ctx.waitUntil(p) }),
+    });
+    return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
+  },
+};`,
+    budget: 21.25 * KB,
+    goal: 11 * KB,
+  },
+  {
+    // The Vercel keeper takes the hand-over from `@edgelock/core/hand-over`, not from
+    // `@edgelock/cloudflare`; `@vercel/functions` is the app's (left out, like `@upstash/redis`).
+    name: "Lock + Vercel keeper (@edgelock/vercel)",
+    code: `import { createLockClient } from "@edgelock/core/lock";
+import { vercelKeeper } from "@edgelock/vercel";
+export default {
+  async fetch(request) {
+    const edgelock = createLockClient({
+      redis: { url: process.env.URL, token: process.env.TOKEN },
+      keeper: vercelKeeper(),
     });
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },

@@ -14,7 +14,15 @@ export async function resolve_(specifier, context, nextResolve) {
   if (!OLD || !resolved.url.startsWith("file:")) return resolved;
   const path = fileURLToPath(resolved.url);
   if (!path.startsWith(CURRENT + sep)) return resolved;
-  const target = resolve(OLD, relative(CURRENT, path));
+  let target = resolve(OLD, relative(CURRENT, path));
+  // The package entry, for everyone but the shim that wraps it (shims.ts: resumeHold()).
+  const withResumeHold = resolve(OLD, "index-with-resume-hold.ts");
+  if (
+    target === resolve(OLD, "index.ts") &&
+    existsSync(withResumeHold) &&
+    context.parentURL !== pathToFileURL(withResumeHold).href
+  )
+    target = withResumeHold;
   if (!existsSync(target))
     throw new Error(`the old core has no ${relative(CURRENT, path)} (add a shim)`);
   return { ...resolved, url: pathToFileURL(target).href };

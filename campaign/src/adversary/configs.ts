@@ -1,6 +1,8 @@
-import { RECORD_MARGIN_SLACK_MS } from "../../../packages/core/src/context.ts";
+import { RECORD_MARGIN_SLACK_MS } from "../../../packages/core/src/client-options.ts";
 import type { WorkloadTilt } from "./workload/actor.ts";
+import type { HandOverRace } from "./workload/hand-over-race.ts";
 import type { CastSize } from "./workload/cast.ts";
+import type { DataFaultPlan } from "./world/data-faults.ts";
 import type { FateMix } from "./world/fates.ts";
 
 /** One adversarial configuration: timings under test and how hostile the network is. */
@@ -11,6 +13,12 @@ export interface AdversaryConfig extends CastSize {
   readonly requestTimeoutMs: number;
   readonly retryWindowMs: number;
   readonly claimWindowMs: number;
+  /**
+   * The clients' wait strategy: the default (just in time) with this bound of its first backoff
+   * sleep, where the server gives no hint when a turn comes (a semaphore's waiters). Absent: the
+   * strategy's default (20 ms).
+   */
+  readonly waitBaseMs?: number;
   /** Absent: the client default. */
   readonly operationRecordTtlMs?: number;
   readonly minExtendMs: number;
@@ -25,6 +33,30 @@ export interface AdversaryConfig extends CastSize {
   readonly semaphoreActors: number;
   /** Leans the lock actor's choices (absent: its defaults). */
   readonly tilt?: WorkloadTilt;
+  /**
+   * The Lock's names (absent: two names in one hash tag, which the multi-lock takes together).
+   * Ill-formed ones (a lone surrogate) are refused by the core: that refusal is the outcome.
+   */
+  readonly lockNames?: readonly string[];
+  /** The clients' restart quarantine (`quarantineMs`; absent: off). */
+  readonly quarantineMs?: number;
+  /**
+   * Lock actors (the first this many) that keep one client for all their sections, as a Node
+   * process or a Durable Object does, and so remember what its replies showed (absent: none;
+   * every invocation a fresh client, as a Worker per request).
+   */
+  readonly longLivedActors?: number;
+  /**
+   * Faults on the data (rollbacks to a snapshot, eviction): the run then starts a Redis of its
+   * own without an append-only file, whatever stack it was given.
+   */
+  readonly dataFaults?: DataFaultPlan;
+  /** The server's `maxmemory-policy`, set before the run (absent: Redis's `noeviction`). */
+  readonly evictionPolicy?: string;
+  /** Every client calls `initialize()` before it acts, as the docs advise (absent: none does). */
+  readonly initializeClients?: boolean;
+  /** Actors that hand Lock holds over with a renewal in flight (absent: none). */
+  readonly race?: HandOverRace;
 }
 
 const BASE = {
@@ -106,6 +138,74 @@ export const CALM_LOADED: AdversaryConfig = {
   minExtendMs: 1_500,
 };
 
+/**
+ * Partial data loss (finding 3): the run's own Redis, without an append-only file, takes an RDB
+ * snapshot and later restarts from it with holds live, so the grants, renewals and releases in
+ * between are gone. The clients run the restart quarantine (which also counts grants, to detect a
+ * rollback); seven lock actors keep one client for the whole run (they can remember the grant
+ * epochs their replies showed), one makes one per section (they remember nothing: the documented
+ * gap). Locks only; no hand-over (it ends the invocation that held, a long-lived client too).
+ */
+const DATA_FAULT_WORLD = {
+  ...BASE,
+  mix: { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 },
+  minExtendMs: 3,
+  maxSkewMs: 100,
+  clockErrorMs: 100,
+  semaphoreActors: 0,
+  fairLockActors: 0,
+  rwActors: 0,
+  multiLockActors: 0,
+  permitActors: 0,
+  latchActors: 0,
+  // Requests that outlast the queue behind a restart on a loaded machine: a reply the client gave
+  // up on shows it no epoch, and only what it was shown can it remember.
+  requestTimeoutMs: 1_000,
+  retryWindowMs: 2_000,
+  claimWindowMs: 300,
+} as const;
+
+export const DATA_LOSS: AdversaryConfig = {
+  ...DATA_FAULT_WORLD,
+  name: "data-loss",
+  lockActors: 8,
+  longLivedActors: 7,
+  // Eight names for eight actors: many grants between the snapshot and the rollback (each a grant
+  // epoch that the rollback loses and a long-lived client may remember), some contention.
+  lockNames: ["a", "b", "c", "d", "e", "f", "g", "h"],
+  // As short as validation accepts: a waiter's longest sleep (2 s) plus its request timeout.
+  quarantineMs: 3_000,
+  dataFaults: { rollbacks: 1, grantsLost: 16 },
+  // Mostly fixed leases: a keeper's renewal finds an erased hold gone and tells its holder at
+  // once. Leases (400-1600 ms) that outlast a restart (50-200 ms: erased holds are still believed
+  // when Redis is back) and a probe read late on a loaded machine (a hold that ran out before its
+  // grant was probed shows as `told-not-applied`).
+  leaseMs: 800,
+  tilt: { handOver: 0, keepAlive: 0.2, extend: 0.3 },
+};
+
+/**
+ * Eviction (finding 4): the run's own Redis runs `volatile-ttl` (evict the keys nearest their
+ * expiry first: lease keys) from the start, with no memory limit yet; every client calls
+ * `initialize()` first, which reports that policy (an `eviction-policy` event). Once, a third
+ * into the run with locks held, the world sets a limit just above the memory in use and writes
+ * filler until every held lock's key is evicted, then lifts the limit. Mutual exclusion is not
+ * promised then (docs/guarantees.md): only clients told the policy may see it broken.
+ */
+export const EVICTION: AdversaryConfig = {
+  ...DATA_FAULT_WORLD,
+  name: "eviction",
+  lockNames: ["a", "b"],
+  lockActors: 6,
+  // Leases (0.75-3 s) that outlast memory pressure on a loaded machine (up to ~300 ms): the
+  // evicted holds are still believed when it ends.
+  leaseMs: 1_500,
+  tilt: { handOver: 0, keepAlive: 0.2 },
+  dataFaults: { evictions: 1 },
+  evictionPolicy: "volatile-ttl",
+  initializeClients: true,
+};
+
 export const CONFIGS: readonly AdversaryConfig[] = [
   REORDER,
   CONGESTED,
@@ -113,3 +213,6 @@ export const CONFIGS: readonly AdversaryConfig[] = [
   SERVER_FAULTS,
   CALM,
 ];
+
+/** Worlds with faults on the data itself: each run starts a Redis of its own (no shared stack). */
+export const DATA_FAULT_CONFIGS: readonly AdversaryConfig[] = [DATA_LOSS, EVICTION];

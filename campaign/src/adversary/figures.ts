@@ -91,7 +91,7 @@ export function formatFigures(figures: Figures, faults: ServerFaultFigures): str
     ["total", total],
   ];
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(18) : c.padStart(11))).join("");
+    cells.map((c, i) => (i === 0 ? c.padEnd(27) : c.padStart(11))).join("");
   const out = [line(["primitive", ...columns])];
   for (const [name, f] of rows as [string, PrimitiveFigures][])
     out.push(line([name, ...columns.map((c) => String(f[c]))]));

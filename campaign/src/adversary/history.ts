@@ -3,6 +3,7 @@
  * offline (`recheck <file>`). Times are real wall-clock ms (`realNow()`), the clock the local
  * redis-server also reads, so server and client times are comparable.
  */
+import type { PrimitiveKind } from "../primitive-kind.ts";
 
 /** A lock's hash (the Lock's layout, also the FairLock's and a ReadWriteLock's writer). */
 export interface LockState {
@@ -25,25 +26,39 @@ export type ResourceState =
       readonly total: number;
       /** Permits handed to waiters that have not claimed them yet. */
       readonly reserved: number;
+      /** Each unclaimed direct grant: waiter id → claim deadline (server ms). Absent in older histories. */
+      readonly grants?: Readonly<Record<string, number>>;
+      /** The waiter queue, head first. Absent in older histories. */
+      readonly queue?: readonly QueuedWaiter[];
     }
   | {
       /** A read-write lock: the writer's hash (the Lock's layout) and every live reader. */
-      readonly kind: "rwlock";
+      readonly kind: "read-write-lock";
       readonly writer: LockState;
       /** Reader owner → its read session (count, fence, server ms at which its lease ends). */
       readonly readers: Readonly<Record<string, ReaderState>>;
     }
   | {
       /** A permit-expirable semaphore: its total and each live permit's lease end (server ms). */
-      readonly kind: "permit-semaphore";
+      readonly kind: "permit-expirable-semaphore";
       readonly total: number;
       readonly permits: Readonly<Record<string, number>>;
+      /** The waiter queue, head first (a direct grant is a permit under the waiter's id). */
+      readonly queue?: readonly QueuedWaiter[];
     }
   | {
       /** A count-down latch: its count (0: open, the key gone). */
-      readonly kind: "latch";
+      readonly kind: "count-down-latch";
       readonly count: number;
     };
+
+/** One waiter in a semaphore's FIFO queue. */
+export interface QueuedWaiter {
+  /** The waiter id (one per acquire call: the scripts' first argument, `Execution.subject`). */
+  readonly waiter: string;
+  /** The poll deadline it declared (server ms): past it, the server may drop it. */
+  readonly pollBy: number;
+}
 
 export interface ReaderState {
   readonly count: number;
@@ -68,6 +83,18 @@ export interface Execution {
   readonly copy: "normal" | "late" | "duplicate" | "lost-response";
   /** Whether the client could still get this copy's reply (false: it had given up on the request, or the copy is a duplicate or its response is lost). */
   readonly seen: boolean;
+  /**
+   * Real ms when the copy was handed to the world (the client sent it; a late copy: when its
+   * delay ended); it waits there behind every copy queued before it (script runs are serialized
+   * to log each state), so on a loaded machine it may be sent to the server much later.
+   * Absent in histories recorded before it was logged.
+   */
+  readonly queuedAt?: number;
+  /**
+   * Real ms when the client made the request this copy belongs to (before any hold-back or
+   * queueing in the world): what the client did, apart from what the world did to it.
+   */
+  readonly requestedAt?: number;
   /** Real ms when the copy was sent to the server, and when its reply came back. */
   readonly sentAt: number;
   readonly doneAt: number;
@@ -80,18 +107,34 @@ export interface Execution {
   readonly serverFault?: string;
   /** The script's first own argument (the owner, a permit or waiter id), to attribute grants by id. */
   readonly subject?: string;
+  /** The deadline this copy carried (server ms), when the call has an operation id. */
+  readonly deadline?: number;
+  /**
+   * The client that sent the copy (its number in the run): what its replies showed it is what
+   * that client can remember (a long-lived client across calls; one made per call, nothing).
+   */
+  readonly client?: number;
 }
 
-/** The primitives the adversary drives (a section count per primitive goes in the report). */
-export type Primitive =
-  | "lock"
-  | "fair-lock"
-  | "rw-read"
-  | "rw-write"
-  | "multi-lock"
-  | "semaphore"
-  | "permit-semaphore"
-  | "latch";
+/**
+ * A fault of the world on the data itself, in execution order: a snapshot taken, a rollback to
+ * it (every write since is gone), memory pressure (keys evicted). `seq` is the first of the runs
+ * `world/<kind>` that log each resource's state right after it (a snapshot logs none).
+ */
+export interface DataFault {
+  readonly kind: "snapshot" | "rollback" | "eviction";
+  readonly seq: number;
+  /** Real ms when it was done (the server answers again, the pressure stopped). */
+  readonly at: number;
+  /** Keys evicted (eviction) . */
+  readonly evicted?: number;
+}
+
+/**
+ * The primitives the adversary drives (a section count per primitive goes in the report), by the
+ * core's kind names (see primitive-kind.ts).
+ */
+export type Primitive = Exclude<PrimitiveKind, "quorum-lock">;
 
 export type IntentKind =
   | "tryAcquire"
@@ -124,6 +167,13 @@ export interface Intent {
   readonly resources?: readonly string[];
   /** A latch round this call belongs to. */
   readonly round?: number;
+  /** An acquire's `waitMs` (absent: a single attempt, as `tryAcquire()`): its budget. */
+  readonly waitMs?: number;
+  /**
+   * When the intent calls the API more than once (a release repeated after `OutcomeUnknownError`,
+   * as its docs prescribe: one intent), each call's start; absent: one call, at `startedAt`.
+   */
+  callStarts?: number[];
   readonly owner: string;
   readonly startedAt: number;
   endedAt: number | null;
@@ -154,6 +204,16 @@ export interface Belief {
    * "permit": a PermitExpirableSemaphore's permit (its owner is the permit id).
    */
   readonly mode?: "read" | "write" | "permit";
+  /** The client (its number in the run, as on its runs) that holds it. */
+  readonly client?: number;
+}
+
+/** What a client was told of the server's eviction policy (`initialize()`, `eviction-policy`). */
+export interface EvictionTold {
+  readonly client: number;
+  /** Real ms when it was told. */
+  readonly at: number;
+  readonly policy: string;
 }
 
 /** The client's belief about a hold sampled right after an execution: its local deadline. */
@@ -179,4 +239,32 @@ export interface AdversaryHistory {
   finalAt?: number;
   /** Semaphore totals as set before the run. */
   readonly totals: Record<string, number>;
+  /**
+   * How long past its deadline an operation's record lives (the clients' `operationRecordTtlMs`
+   * minus `retryWindowMs`). Absent in histories recorded before it was logged.
+   */
+  readonly recordMarginMs?: number;
+  /**
+   * The clients' restart quarantine (absent: off). Only then do grants carry epochs that
+   * rollback detection can judge (a core before the protocol engine has no epoch in its replies).
+   */
+  readonly quarantineMs?: number;
+  /**
+   * Each sleep a waiting call planned between two attempts (the core's `waited` event), as its
+   * client reported it: what the client meant to do, apart from how late its process then did it.
+   * Absent in older histories.
+   */
+  waits?: PlannedWait[];
+  /** Faults on the data itself (absent: none; the run's Redis kept every write). */
+  dataFaults?: DataFault[];
+  /** What clients were told of the eviction policy (absent: none called `initialize()`). */
+  evictionTold?: EvictionTold[];
+}
+
+/** A waiting call's plan after a busy answer: its next attempt `sleepMs` after `at`. */
+export interface PlannedWait {
+  readonly intent: number;
+  /** Real ms when the client planned it (right after the busy answer). */
+  readonly at: number;
+  readonly sleepMs: number;
 }

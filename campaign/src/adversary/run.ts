@@ -2,6 +2,7 @@ import { createClient, type EdgelockClient } from "@edgelock/core";
 import { makeNodeRedis, startStack, type Stack } from "@edgelock/testkit";
 import { Redis } from "@upstash/redis";
 import { writeFileSync } from "node:fs";
+import { RECORD_MARGIN_SLACK_MS } from "../../../packages/core/src/client-options.ts";
 import { keyBase, lockKeys, semaphoreKeys } from "../../../packages/core/src/keys.ts";
 import { Random } from "../random.ts";
 import { installClockSkew } from "../world/clock-skew.ts";
@@ -10,13 +11,16 @@ import type { AdversaryHistory } from "./history.ts";
 import { checkAdversaryHistory, type AdversaryResult } from "./oracle/check.ts";
 import type { ActorContext } from "./workload/actor.ts";
 import { Ledger } from "./workload/ledger.ts";
+import { isWellFormed } from "./wire-form.ts";
 import { CAST_NAMES, castRecordBases, setUpCast } from "./workload/cast.ts";
+import { handOverRaceActor } from "./workload/hand-over-race.ts";
 import { lockActor } from "./workload/lock-actor.ts";
 import { semaphoreActor } from "./workload/semaphore-actor.ts";
 import { realNow } from "./world/intent-context.ts";
-import { newInvocation, type InvocationSettings } from "./world/invocation.ts";
+import { driveDataFaults } from "./world/data-faults.ts";
+import { newInvocation, type Invocation, type InvocationSettings } from "./world/invocation.ts";
 import { preloadScripts } from "./world/preload.ts";
-import { probe } from "./world/probe.ts";
+import { probe, type ResourceRef } from "./world/probe.ts";
 import { Scheduler } from "./world/scheduler.ts";
 
 export interface AdversaryRunOptions {
@@ -56,14 +60,21 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
   const { config, seed } = options;
   const backend = options.backend ?? "rest";
   const uninstallSkew = installClockSkew();
-  const stack = options.stack ?? (await startStack());
+  // Faults on the data need a Redis of the run's own (and one without an append-only file).
+  const ownStack = options.stack === undefined || config.dataFaults !== undefined;
+  const stack = ownStack ? await startStack() : options.stack!;
   const connections: { destroy(): void }[] = [];
   const keepAlive = setInterval(() => undefined, 1_000);
   try {
     const probeRedis = await makeNodeRedis(stack.redis.url);
     connections.push(probeRedis);
-    await preloadScripts(probeRedis);
-    for (const source of options.mutation?.scripts ?? []) await probeRedis.scriptLoad(source);
+    const loadScripts = async () => {
+      await preloadScripts(probeRedis);
+      for (const source of options.mutation?.scripts ?? []) await probeRedis.scriptLoad(source);
+    };
+    await loadScripts();
+    if (config.evictionPolicy !== undefined)
+      await probeRedis.sendCommand(["CONFIG", "SET", "maxmemory-policy", config.evictionPolicy]);
     const prefix = options.prefix ?? `adv${seed}`;
     const lockKey = (name: string) => lockKeys(prefix, name).lock;
     const semaphoreKey = (name: string) => semaphoreKeys(prefix, name).state;
@@ -72,13 +83,18 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       config: `${config.name}/${backend}`,
       faults:
         config.mix.late + config.mix.duplicate + config.mix.lostResponse > 0 ||
-        (backend === "rest" && options.stack === undefined && (config.mix.serverFault ?? 0) > 0),
+        (backend === "rest" && ownStack && (config.mix.serverFault ?? 0) > 0) ||
+        (config.dataFaults?.rollbacks ?? 0) > 0 ||
+        (config.dataFaults?.evictions ?? 0) > 0,
       executions: [],
       intents: [],
       beliefs: [],
       samples: [],
       final: {},
       totals: {},
+      recordMarginMs: recordTtlMs(config) - config.retryWindowMs,
+      ...(config.quarantineMs === undefined ? {} : { quarantineMs: config.quarantineMs }),
+      waits: [],
     };
     const ledger = new Ledger(history);
     const recordBases = castRecordBases(prefix);
@@ -88,20 +104,37 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       probe: probeRedis,
       // The rest-server's own per-request faults: only a REST client has it in its path, and
       // only a run that owns its rest-server arms them (the scheduler clears rules not taken).
-      ...(backend === "rest" && options.stack === undefined ? { serverFaults: stack.faults } : {}),
+      ...(backend === "rest" && ownStack ? { serverFaults: stack.faults } : {}),
       semaphoreBases: new Set(SEMAPHORES.map((name) => keyBase(prefix, name))),
       recordBases,
+      kindOf: (intent) => history.intents[intent]?.kind,
       onRun: (e) => {
         history.executions.push(e);
         ledger.sample(e.seq);
       },
     });
-    const admin = createClient({ redis: new Redis({ ...stack.rest, retry: false }), prefix });
+    const quarantine =
+      config.quarantineMs === undefined ? {} : { quarantineMs: config.quarantineMs };
+    const admin = createClient({
+      redis: new Redis({ ...stack.rest, retry: false }),
+      prefix,
+      // A quarantine must cover the client's own default lease and waits: the config's.
+      ...(config.quarantineMs === undefined
+        ? {}
+        : {
+            ...quarantine,
+            leaseMs: config.leaseMs,
+            requestTimeoutMs: config.requestTimeoutMs,
+            claimWindowMs: config.claimWindowMs,
+          }),
+    });
+    // The sentinels written up front, as the docs advise: the first grant waits no quarantine.
+    if (config.quarantineMs !== undefined) await initialized(admin);
     for (const name of SEMAPHORES) {
       await admin.semaphore(name).trySetPermits(PERMITS);
       history.totals[semaphoreKey(name)] = PERMITS;
     }
-    const cast = await setUpCast(admin, prefix, config, recordBases);
+    const cast = await setUpCast(admin, prefix, config, recordBases, redeliveryAfterMs(config));
     const tcp = backend === "tcp" ? await makeNodeRedis(stack.redis.url) : undefined;
     if (tcp) connections.push(tcp);
     const settings: InvocationSettings = {
@@ -114,26 +147,38 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       requestTimeoutMs: config.requestTimeoutMs,
       retryWindowMs: config.retryWindowMs,
       claimWindowMs: config.claimWindowMs,
+      ...(config.waitBaseMs === undefined ? {} : { waitBaseMs: config.waitBaseMs }),
       ...(config.operationRecordTtlMs === undefined
         ? {}
         : { operationRecordTtlMs: config.operationRecordTtlMs }),
       maxSkewMs: config.maxSkewMs,
       clockErrorMs: config.clockErrorMs,
+      onWait: (wait) => history.waits!.push(wait),
+      ...quarantine,
+      ...(config.initializeClients
+        ? {
+            initialize: (told: { client: number; policy: string }) =>
+              (history.evictionTold ??= []).push({ ...told, at: realNow() }),
+          }
+        : {}),
     };
+    const locks = config.lockNames ?? LOCKS;
     const clients: EdgelockClient[] = [];
     const until = realNow() + options.seconds * 1_000;
-    const actor = (name: string, i: number): ActorContext => {
+    const actor = (name: string, i: number, longLived = false): ActorContext => {
       const random = new Random(seed * 31 + i);
+      let kept: Invocation | undefined;
+      const fresh = () => {
+        const inv = newInvocation(settings, scheduler, random);
+        clients.push(inv.client);
+        return inv;
+      };
       return {
         actor: name,
         random,
         ledger,
-        invocation: () => {
-          const inv = newInvocation(settings, scheduler, random);
-          clients.push(inv.client);
-          return inv;
-        },
-        locks: LOCKS,
+        invocation: longLived ? () => (kept ??= fresh()) : fresh,
+        locks,
         semaphores: SEMAPHORES,
         ...CAST_NAMES,
         prefix,
@@ -145,10 +190,30 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         until,
       };
     };
+    const longLived = config.longLivedActors ?? 0;
+    const resources: ResourceRef[] = [
+      ...locks.filter(isWellFormed).map((name) => ({ key: lockKey(name), kind: "lock" as const })),
+      ...SEMAPHORES.map((name) => ({ key: semaphoreKey(name), kind: "semaphore" as const })),
+    ];
     await Promise.all([
-      ...Array.from({ length: config.lockActors }, (_, i) => lockActor(actor(`L${i}`, i))),
+      driveDataFaults(config.dataFaults ?? {}, {
+        redis: stack.redis,
+        admin: probeRedis,
+        reloadScripts: loadScripts,
+        scheduler,
+        history,
+        resources,
+        from: realNow(),
+        until,
+      }),
+      ...Array.from({ length: config.lockActors }, (_, i) =>
+        lockActor(actor(`L${i}`, i, i < longLived)),
+      ),
       ...Array.from({ length: config.semaphoreActors }, (_, i) =>
         semaphoreActor(actor(`S${i}`, 100 + i)),
+      ),
+      ...Array.from({ length: config.race?.actors ?? 0 }, (_, i) =>
+        handOverRaceActor(actor(`H${i}`, 300 + i), config.race!),
       ),
       cast.run(actor),
     ]);
@@ -157,7 +222,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       await Promise.all(clients.map((c) => c.settled()));
       await scheduler.idle();
     }
-    for (const name of LOCKS)
+    // An ill-formed name was refused, so its key was never meant to be used (on the wire it is
+    // another name's key: the probe would read that one's state under this name).
+    for (const name of locks.filter(isWellFormed))
       history.final[lockKey(name)] = (await probe(probeRedis, lockKey(name), "lock")).state;
     for (const name of SEMAPHORES)
       history.final[semaphoreKey(name)] = (
@@ -176,10 +243,42 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
     try {
       // Only this run's own connections: `closeAll()` would close those of runs beside it.
       for (const c of connections) c.destroy();
-      if (options.stack === undefined) await stack.close();
+      if (ownStack) await stack.close();
     } finally {
       clearInterval(keepAlive);
       uninstallSkew();
+    }
+  }
+}
+
+/**
+ * When a redelivered job comes back: after the first delivery's last record expired (records
+ * live until their deadline, at most a retry window after the call, plus the record margin),
+ * and after its longest lease ran out.
+ */
+function redeliveryAfterMs(config: AdversaryConfig): number {
+  return Math.max(recordTtlMs(config) + config.retryWindowMs, config.leaseMs * 2) + 100;
+}
+
+/** The clients' `operationRecordTtlMs`: the config's, or the core's default (config.ts). */
+function recordTtlMs(config: AdversaryConfig): number {
+  return (
+    config.operationRecordTtlMs ??
+    config.retryWindowMs +
+      2 * config.requestTimeoutMs +
+      2 * config.clockErrorMs +
+      RECORD_MARGIN_SLACK_MS
+  );
+}
+
+/** `initialize()`, again after a timeout (setup, on a loaded machine: not under test). */
+async function initialized(admin: EdgelockClient): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.initialize();
+      return;
+    } catch (error) {
+      if (attempt === 5) throw error;
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { PrimitiveKind } from "../primitive-kind.ts";
+
 /**
  * The recorded history of a campaign: plain data (JSON-serialisable), so a failing run can be
  * dumped and replayed through the checker. Every `…Seq` is a position in one global sequence
@@ -5,15 +7,17 @@
  * another exited has a larger `enterSeq` than the other's `exitSeq`, however coarse the clock.
  */
 
-/** What kind of primitive a section held. */
-export type Primitive =
+/** What kind of primitive a section held (the core's kind names, see primitive-kind.ts). */
+export type Primitive = Extract<
+  PrimitiveKind,
   | "lock"
   | "fair-lock"
-  | "write-lock"
-  | "read-lock"
+  | "read-write-lock:write"
+  | "read-write-lock:read"
   | "multi-lock"
   | "semaphore"
-  | "permit-semaphore";
+  | "permit-expirable-semaphore"
+>;
 
 /**
  * exclusive: no other section on the resource at the same time; shared: only other shared

@@ -19,6 +19,3 @@ export interface DurableObjectStorageLike {
 export interface DurableObjectStateLike {
   readonly storage: DurableObjectStorageLike;
 }
-
-/** `ctx.waitUntil`, or `waitUntil` from `cloudflare:workers` / `@vercel/functions`. */
-export type WaitUntil = (promise: Promise<unknown>) => void;

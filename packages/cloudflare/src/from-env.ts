@@ -1,24 +1,18 @@
-import { InvalidArgumentError } from "@edgelock/core/lock";
-import type { DurableObjectNamespaceLike } from "./cf-types.ts";
-import { bindingTransport } from "./client/binding-transport.ts";
-import { httpTransport } from "./client/http-transport.ts";
 import {
+  httpTransport,
   leaseKeeperClient,
+  type EdgelockEnv,
   type LeaseKeeperClient,
   type LeaseKeeperClientOptions,
-} from "./client/lease-keeper-client.ts";
+} from "@edgelock/core/hand-over";
+import { InvalidArgumentError } from "@edgelock/core/options";
+import type { DurableObjectNamespaceLike } from "./cf-types.ts";
+import { bindingTransport } from "./client/binding-transport.ts";
 
 /**
- * Environment variables and bindings the helpers read; all optional here, checked when used.
- * Any object is accepted (a Worker's typed `Env` has no index signature); bindings are looked up by name.
+ * The variables of `EdgelockEnv`, and bindings looked up by name: any object is accepted (a
+ * Worker's typed `Env` has no index signature).
  */
-export interface EdgelockEnv {
-  readonly UPSTASH_REDIS_REST_URL?: string | undefined;
-  readonly UPSTASH_REDIS_REST_TOKEN?: string | undefined;
-  readonly EDGELOCK_KEEPER_SECRET?: string | undefined;
-  readonly EDGELOCK_KEEPER_URL?: string | undefined;
-}
-
 type AnyEnv = EdgelockEnv | object;
 const read = (env: AnyEnv, name: string): unknown => (env as Record<string, unknown>)[name];
 

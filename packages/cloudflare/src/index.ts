@@ -3,37 +3,42 @@ export {
   DEFAULT_WAIT_UNTIL_KEEPER,
   type WaitUntilKeeperOptions,
 } from "./keeper/wait-until-keeper.ts";
+export { LeaseKeeper } from "./durable-object/lease-keeper.ts";
+export { DEFAULT_LEASE_KEEPER } from "./durable-object/defaults.ts";
+export { leaseKeeperWorker, type LeaseKeeperWorkerOptions } from "./worker.ts";
+export { bindingTransport } from "./client/binding-transport.ts";
+export { redisFromEnv, keeperFromEnv, type KeeperFromEnvOptions } from "./from-env.ts";
+export type {
+  DurableObjectNamespaceLike,
+  DurableObjectStateLike,
+  DurableObjectStorageLike,
+} from "./cf-types.ts";
+// The runtime-neutral hand-over (budget keeper, keeper client, HTTPS transport, wire protocol)
+// lives in `@edgelock/core/hand-over`, shared with `@edgelock/vercel`; re-exported here so code
+// that imports it from this package keeps working.
 export {
   budgetKeeper,
   DEFAULT_BUDGET_KEEPER,
   type BudgetKeeperOptions,
   type HandoffOptions,
-} from "./keeper/budget-keeper.ts";
-export type { KeeperEvent, KeeperEventSink } from "./keeper/events.ts";
-export { LeaseKeeper } from "./durable-object/lease-keeper.ts";
-export { DEFAULT_LEASE_KEEPER } from "./durable-object/defaults.ts";
-export { leaseKeeperWorker, type LeaseKeeperWorkerOptions } from "./worker.ts";
-export {
+  type WaitUntil,
+  type KeeperEvent,
+  type KeeperEventSink,
   leaseKeeperClient,
   DEFAULT_KEEPER_CLIENT,
   type LeaseKeeperClient,
   type LeaseKeeperClientOptions,
-} from "./client/lease-keeper-client.ts";
-export { bindingTransport } from "./client/binding-transport.ts";
-export { httpTransport, type HttpTransportOptions } from "./client/http-transport.ts";
-export type { KeeperTransport } from "./client/transport.ts";
-export { leaseObjectName } from "./client/lease-object-name.ts";
-export { KEEPABLE_KINDS, type KeepableHold, type KeepableKind } from "./keepable-hold.ts";
-export {
-  redisFromEnv,
-  keeperFromEnv,
+  httpTransport,
+  type HttpTransportOptions,
+  type KeeperTransport,
+  leaseObjectName,
+  KEEPABLE_KINDS,
+  type KeepableHold,
+  type KeepableKind,
+  type KeeperOp,
+  type KeeperState,
+  type KeeperReason,
+  type KeeperStatus,
+  type KeepOptions,
   type EdgelockEnv,
-  type KeeperFromEnvOptions,
-} from "./from-env.ts";
-export type { KeeperOp, KeeperState, KeeperReason, KeeperStatus, KeepOptions } from "./protocol.ts";
-export type {
-  DurableObjectNamespaceLike,
-  DurableObjectStateLike,
-  DurableObjectStorageLike,
-  WaitUntil,
-} from "./cf-types.ts";
+} from "@edgelock/core/hand-over";

@@ -1,7 +1,6 @@
+import { KEEPER_PATH_PREFIX, type EdgelockEnv } from "@edgelock/core/hand-over";
 import { hasBearer, unauthorized } from "./auth.ts";
 import type { DurableObjectNamespaceLike } from "./cf-types.ts";
-import type { EdgelockEnv } from "./from-env.ts";
-import { KEEPER_PATH_PREFIX } from "./protocol.ts";
 
 /** Options of `leaseKeeperWorker`. */
 export interface LeaseKeeperWorkerOptions {

@@ -1,5 +1,5 @@
-import type { ClientContext, ClientOptions } from "./config.ts";
-import { ownerOf, pendingOf, resolveContext } from "./context.ts";
+import { ownerOf, pendingOf, resolveContext, type ClientContext } from "./client-context.ts";
+import type { ClientOptions } from "./client-options.ts";
 import { initializeClient, type InitializeResult } from "./initialize.ts";
 import { Lock } from "./lock/lock.ts";
 import { FairLock } from "./fair-lock/fair-lock.ts";

@@ -1,11 +1,9 @@
+// The root entry of @edgelock/core. Each primitive is exported through its folder's index.ts,
+// whose header names its scripts (.lua), its acquire path and its conformance suite.
 export { createClient, type EdgelockClient, type LockHandleOptions } from "./client.ts";
 export { createLockClient, type LockClient } from "./lock-client.ts";
-export {
-  DEFAULT_CLIENT_OPTIONS,
-  type ClientOptions,
-  type ClientContext,
-  type PushOptions,
-} from "./config.ts";
+export { DEFAULT_CLIENT_OPTIONS, type ClientOptions, type PushOptions } from "./client-options.ts";
+export type { ClientContext } from "./client-context.ts";
 export {
   LockError,
   InvalidArgumentError,
@@ -25,21 +23,20 @@ export {
 export type { LockEvent } from "./events.ts";
 export type { InitializeResult } from "./initialize.ts";
 export type { EvictionPolicy } from "./backend/eviction-policy.ts";
-export { Lock } from "./lock/lock.ts";
+export {
+  Lock,
+  type AcquireOptions,
+  type HeldLock,
+  type SerializedLease,
+  type SerializedLockLease,
+  type SerializedReadWriteLease,
+  type LeaseKind,
+} from "./lock/index.ts";
 export type { AsyncDisposableHold } from "./disposable.ts";
-export type {
-  AcquireOptions,
-  HeldLock,
-  SerializedLease,
-  SerializedLockLease,
-  SerializedReadWriteLease,
-  LeaseKind,
-} from "./lock/types.ts";
 export type { SerializedHold, HoldKind, HeldOf, ResumedHold } from "./serialized-hold/types.ts";
 export { parseSerializedHold } from "./serialized-hold/parse.ts";
-export { FairLock } from "./fair-lock/fair-lock.ts";
-export { ReadWriteLock } from "./read-write-lock/read-write-lock.ts";
-export { ReadWriteLockSide, type ReadWriteMode } from "./read-write-lock/side.ts";
+export { FairLock } from "./fair-lock/index.ts";
+export { ReadWriteLock, ReadWriteLockSide, type ReadWriteMode } from "./read-write-lock/index.ts";
 export { timerKeeper, renewLoop, type Keeper, type KeepTask } from "./lease/keeper.ts";
 export {
   backoffStrategy,
@@ -65,35 +62,42 @@ export {
 export { resolveBackend, type RedisInput, type UpstashRedisLike } from "./backend/resolve.ts";
 export { KEY_SCHEMA_VERSION, DEFAULT_PREFIX } from "./keys.ts";
 export { maskId } from "./ids.ts";
-export { Semaphore, MAX_PERMITS } from "./semaphore/semaphore.ts";
-export type {
-  SemaphoreAcquireOptions,
-  SemaphoreHold,
-  SemaphoreStatus,
-  SerializedSemaphoreHold,
-} from "./semaphore/types.ts";
-export { PermitExpirableSemaphore } from "./permit-semaphore/permit-semaphore.ts";
-export type {
-  Permit,
-  PermitAcquireOptions,
-  PermitSemaphoreStatus,
-  SerializedPermit,
-} from "./permit-semaphore/types.ts";
-export { CountDownLatch, MAX_LATCH_COUNT } from "./latch/latch.ts";
 export {
+  Semaphore,
+  MAX_PERMITS,
+  type SemaphoreAcquireOptions,
+  type SemaphoreHold,
+  type SemaphoreStatus,
+  type SerializedSemaphoreHold,
+} from "./semaphore/index.ts";
+export {
+  PermitExpirableSemaphore,
+  type Permit,
+  type PermitAcquireOptions,
+  type PermitSemaphoreStatus,
+  type SerializedPermit,
+} from "./permit-semaphore/index.ts";
+export {
+  CountDownLatch,
+  MAX_LATCH_COUNT,
   DEFAULT_LATCH_OPTIONS,
   type LatchAwaitOptions,
   type TrySetCountOptions,
-} from "./latch/types.ts";
-export { MultiLock } from "./multi-lock/multi-lock.ts";
-export { MAX_MULTI_LOCK_NAMES } from "./multi-lock/names.ts";
-export type { HeldMultiLock, SerializedMultiLease } from "./multi-lock/types.ts";
-export { quorumLock, QuorumLock, MAX_QUORUM_DATABASES } from "./quorum/quorum-lock.ts";
+} from "./latch/index.ts";
 export {
+  MultiLock,
+  MAX_MULTI_LOCK_NAMES,
+  type HeldMultiLock,
+  type SerializedMultiLease,
+} from "./multi-lock/index.ts";
+export {
+  quorumLock,
+  QuorumLock,
+  MAX_QUORUM_DATABASES,
   DEFAULT_QUORUM_OPTIONS,
   type QuorumLockOptions,
   type HeldQuorumLock,
   type SerializedQuorumLease,
-} from "./quorum/types.ts";
+} from "./quorum/index.ts";
 export { QuorumError, type QuorumAnswer, type QuorumFailure } from "./errors.ts";
 export * from "./inspect/index.ts";

@@ -1,6 +1,7 @@
 import { readEvictionPolicy, type EvictionPolicy } from "./backend/eviction-policy.ts";
-import type { ClientContext } from "./config.ts";
+import type { ClientContext } from "./client-context.ts";
 import { initializeSentinels } from "./quarantine/quarantine.ts";
+import { testSeams } from "./test-seams.ts";
 
 /** What `client.initialize()` did and found. */
 export interface InitializeResult {
@@ -23,7 +24,8 @@ const reported = new WeakSet<ClientContext>();
  */
 export async function initializeClient(ctx: ClientContext): Promise<InitializeResult> {
   const sentinels = await initializeSentinels(ctx);
-  const eviction = await readEvictionPolicy(ctx.backend, ctx.policy.requestTimeoutMs);
+  const read = await readEvictionPolicy(ctx.backend, ctx.policy.requestTimeoutMs);
+  const eviction = testSeams.hideEvictionPolicy ? { policy: "noeviction" } : read;
   if (eviction.policy !== "noeviction" && eviction.policy !== "unknown" && !reported.has(ctx)) {
     reported.add(ctx);
     ctx.emit({ type: "eviction-policy", ...eviction });

@@ -1,5 +1,5 @@
-import type { ClientContext, ClientOptions } from "./config.ts";
-import { ownerOf, pendingOf, resolveContext } from "./context.ts";
+import { ownerOf, pendingOf, resolveContext, type ClientContext } from "./client-context.ts";
+import type { ClientOptions } from "./client-options.ts";
 import { Lock } from "./lock/lock.ts";
 import { validateName } from "./validate.ts";
 import type { LockHandleOptions } from "./client.ts";

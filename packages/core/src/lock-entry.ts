@@ -1,11 +1,10 @@
 // `@edgelock/core/lock`: the reentrant Lock alone, for the smallest Worker bundles.
 export { createLockClient, type LockClient } from "./lock-client.ts";
 export type { LockHandleOptions } from "./client.ts";
-export { DEFAULT_CLIENT_OPTIONS, type ClientOptions, type PushOptions } from "./config.ts";
+export { DEFAULT_CLIENT_OPTIONS, type ClientOptions, type PushOptions } from "./client-options.ts";
 export type { RedisInput, UpstashRedisLike } from "./backend/resolve.ts";
-export { Lock } from "./lock/lock.ts";
+export { Lock, type AcquireOptions, type HeldLock, type SerializedLease } from "./lock/index.ts";
 export type { AsyncDisposableHold } from "./disposable.ts";
-export type { AcquireOptions, HeldLock, SerializedLease } from "./lock/types.ts";
 export {
   LockError,
   InvalidArgumentError,

@@ -15,4 +15,21 @@ export const testSeams: {
   resumeTrustsExpiresAt?: boolean;
   /** `OutcomeUnknownError` is thrown at once, before the deadline has surely passed at the server. */
   unknownBeforeDeadline?: boolean;
+  /**
+   * Both semaphores' waiters sleep as if no claim window bounded them (finding 8): a head that
+   * sleeps past its direct grant's claim window loses it and re-queues at the tail.
+   */
+  waiterIgnoresClaimWindow?: boolean;
+  /**
+   * Names, prefixes and owner ids are not checked for well-formed Unicode: a lone surrogate then
+   * becomes U+FFFD on the wire, and `x\uD800`, `x\uDFFF` and `x\uFFFD` share keys (finding 5).
+   */
+  acceptIllFormedNames?: boolean;
+  /**
+   * The client never compares grant epochs: it sends 0 as the epoch it has seen, so no script
+   * finds the data set went back, and a rollback goes undetected (finding 3).
+   */
+  ignoreRollback?: boolean;
+  /** `initialize()` reports `noeviction` and emits no `eviction-policy` event (finding 4). */
+  hideEvictionPolicy?: boolean;
 } = {};

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "./errors.ts";
+import { testSeams } from "./test-seams.ts";
 
 /** Longest lock name accepted; keeps keys small and bounded. */
 export const MAX_NAME_LENGTH = 512;
@@ -19,7 +20,7 @@ export function validateName(argument: string, value: unknown): string {
   // A lone surrogate becomes U+FFFD on its way to Redis (UTF-8), so "x\uD800", "x\uDFFF" and
   // "x\uFFFD" would share one set of keys: two locks that exclude each other, or one owner id
   // that two holders share.
-  if (!isWellFormed(value)) {
+  if (!isWellFormed(value) && !testSeams.acceptIllFormedNames) {
     throw new InvalidArgumentError(
       argument,
       "must be well-formed Unicode (it contains a lone UTF-16 surrogate)",

@@ -1,11 +1,11 @@
 import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
-import { fairLockOps } from "../src/fair-lock/calls.ts";
+import { fairLockCalls } from "../src/fair-lock/calls.ts";
 import { newOperation } from "../src/engine/operation.ts";
 import { resolveBackend, type RedisInput } from "../src/index.ts";
 import { fairLockKeys } from "../src/keys.ts";
-import type { LockRef } from "../src/lock/ops.ts";
+import type { LockRef } from "../src/lock/lock-ref.ts";
 import { FairLockModel } from "./model/fair-lock-model.ts";
 import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
@@ -51,7 +51,7 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
     name: "prop",
     owner: `owner-${i}`,
     keys,
-    ops: fairLockOps,
+    calls: fairLockCalls,
   }));
   const model = new FairLockModel();
   const fenceOf = new Map<number, number>();
@@ -62,7 +62,7 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
     const at = `step ${step}: ${JSON.stringify(op)}`;
     if (op.kind === "acquire") {
       const expected = model.acquire(op.owner, op.queue);
-      const { reply } = await fairLockOps.acquire(refs[op.owner]!, {
+      const { reply } = await fairLockCalls.acquire(refs[op.owner]!, {
         leaseMs: LONG,
         queue: op.queue,
         returnWithinMs: LONG,
@@ -89,11 +89,11 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       if (!k) continue;
       if (op.kind === "release") {
         const expected = model.release(op.owner, k.grant);
-        const real = await fairLockOps.release(refs[op.owner]!, k.fence, newOperation());
+        const real = await fairLockCalls.release(refs[op.owner]!, k.fence, newOperation());
         expect(real.released ? "released" : "not-held", at).toBe(expected);
       } else {
         const expected = model.extend(op.owner, k.grant);
-        const real = await fairLockOps.extend(refs[op.owner]!, {
+        const real = await fairLockCalls.extend(refs[op.owner]!, {
           fence: k.fence,
           version: k.version,
           leaseMs: LONG,
@@ -110,13 +110,13 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       await command("ZADD", keys.queueDeadlines, "XX", 0, `owner-${op.owner}`);
     } else if (op.kind === "leave") {
       model.leave(op.owner);
-      await fairLockOps.abandon(refs[op.owner]!, newOperation());
+      await fairLockCalls.abandon(refs[op.owner]!, newOperation());
     } else if (op.kind === "expire") {
       model.expire();
       await command("DEL", keys.lock);
     } else {
       for (let i = 0; i < OWNERS; i++) {
-        const info = await fairLockOps.inspect(refs[i]!);
+        const info = await fairLockCalls.inspect(refs[i]!);
         expect(info.mine, `${at} holdCount of ${i}`).toBe(model.holdCount(i));
         expect(info.locked, at).toBe(model.holder !== null);
         expect(info.waiters, at).toBe(model.liveWaiters());

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../src/index.ts";
 import { globToRegExp } from "../src/inspect/glob.ts";
 import { keyParser, nameOfTag } from "../src/inspect/key-names.ts";
-import { DESCRIBE_PARTS } from "../src/inspect/parts/registry.ts";
+import { KIND_INSPECTIONS } from "../src/inspect/kinds/all-kinds.ts";
 import { hashTag, lockKeys, readWriteLockKeys, semaphoreKeys, fairLockKeys } from "../src/keys.ts";
 
 describe("key names", () => {
-  const parse = keyParser("app", DESCRIBE_PARTS);
+  const parse = keyParser("app", KIND_INSPECTIONS);
 
   it("recovers a name that addresses the same keys, for plain, coloned and tagged names", () => {
     for (const name of ["a", "orders:42", "{tag}x", "x{tag}", "a}b", "{}", "sem:q", "über 🔒"]) {

@@ -3,7 +3,7 @@ import { closeAll, keyPrefix } from "@edgelock/testkit";
 import fc from "fast-check";
 import { afterAll, describe, expect } from "vitest";
 import { latchKeys } from "../src/keys.ts";
-import { countDownOnce, type LatchRef } from "../src/latch/ops.ts";
+import { runCountDown, type LatchRef } from "../src/latch/calls.ts";
 import { LatchModel } from "./model/latch-model.ts";
 import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
@@ -42,7 +42,7 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       const opId = op.kind === "replay" ? opIds[op.pick % opIds.length]! : `op-${step}`;
       if (op.kind === "countDown") opIds.push(opId);
       const expected = model.countDown(opId);
-      expect((await countDownOnce(ref, opId)).remaining, `countDown ${opId}`).toBe(expected);
+      expect((await runCountDown(ref, opId)).remaining, `countDown ${opId}`).toBe(expected);
     } else if (op.kind === "get") {
       expect(await latch.getCount()).toBe(model.count);
       expect(await latch.await({ waitMs: 0 })).toBe(model.count === 0);

@@ -4,9 +4,9 @@ import { afterAll, describe, expect } from "vitest";
 import { newOperation } from "../src/engine/operation.ts";
 import { resolveBackend, UpgradeError, type RedisInput } from "../src/index.ts";
 import { readWriteLockKeys } from "../src/keys.ts";
-import type { LockRef } from "../src/lock/ops.ts";
-import { readLockOps } from "../src/read-write-lock/read-ops.ts";
-import { writeLockOps } from "../src/read-write-lock/write-ops.ts";
+import type { LockRef } from "../src/lock/lock-ref.ts";
+import { readSideCalls } from "../src/read-write-lock/read-calls.ts";
+import { writeSideCalls } from "../src/read-write-lock/write-calls.ts";
 import { ReadWriteLockModel, type RwAnswer } from "./model/read-write-lock-model.ts";
 import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
@@ -57,9 +57,9 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
     name: "prop",
     owner: `owner-${i}`,
     keys,
-    ops: s === "read" ? readLockOps : writeLockOps,
+    calls: s === "read" ? readSideCalls : writeSideCalls,
   });
-  const opsFor = (s: Side) => (s === "read" ? readLockOps : writeLockOps);
+  const opsFor = (s: Side) => (s === "read" ? readSideCalls : writeSideCalls);
   const model = new ReadWriteLockModel();
   const fenceOf = new Map<number, number>();
   // each owner's last grant per side, with the lease version it last saw
@@ -153,11 +153,11 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       await command("ZADD", keys.queueDeadlines, "XX", 0, `owner-${op.owner}`);
     } else if (op.kind === "leave") {
       model.leaveWrite(op.owner);
-      await writeLockOps.abandon(ref(op.owner, "write"), newOperation());
+      await writeSideCalls.abandon(ref(op.owner, "write"), newOperation());
     } else {
       for (let i = 0; i < OWNERS; i++) {
-        const w = await writeLockOps.inspect(ref(i, "write"));
-        const r = await readLockOps.inspect(ref(i, "read"));
+        const w = await writeSideCalls.inspect(ref(i, "write"));
+        const r = await readSideCalls.inspect(ref(i, "read"));
         expect(w.mine, `${at} write count of ${i}`).toBe(model.writeCount(i));
         expect(r.mine, `${at} read count of ${i}`).toBe(model.readers.get(i)?.count ?? 0);
         expect(w.locked, at).toBe(model.writer !== null);

@@ -8,7 +8,7 @@ import {
   type RedisInput,
 } from "../src/index.ts";
 import { semaphoreKeys } from "../src/keys.ts";
-import { changeOnce, type SemaphoreRef } from "../src/semaphore/ops.ts";
+import { runChange, type SemaphoreRef } from "../src/semaphore/calls.ts";
 import { SemaphoreModel, type ModelSemaphoreHold } from "./model/semaphore-model.ts";
 import { itOverBothTransports } from "./property-support.ts";
 import { makeTestClient } from "./support.ts";
@@ -75,13 +75,13 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
     if (op.kind === "change") {
       const opId = `op-${step}`;
       const expected = applyModel(model, op.which, op.amount);
-      const { applied } = await changeOnce(ref, op.which, op.amount, opOf(opId));
+      const { applied } = await runChange(ref, op.which, op.amount, opOf(opId));
       expect(applied, `${op.which}(${op.amount})`).toBe(expected);
       changes.push({ ...op, opId, applied });
     } else if (op.kind === "replay" && changes.length > 0) {
       // a late duplicate of an earlier change: same answer, nothing applied twice
       const first = changes[op.pick % changes.length]!;
-      expect((await changeOnce(ref, first.which, first.amount, opOf(first.opId))).applied).toBe(
+      expect((await runChange(ref, first.which, first.amount, opOf(first.opId))).applied).toBe(
         first.applied,
       );
     } else if (op.kind === "try") {

@@ -1,10 +1,6 @@
 // The Lock-only entry: a Worker that uses the middleware with `createLockClient` stays Lock-only.
-import {
-  InvalidArgumentError,
-  type AcquireOptions,
-  type HeldLock,
-  type LockClient,
-} from "@edgelock/core/lock";
+import type { AcquireOptions, HeldLock, LockClient } from "@edgelock/core/lock";
+import { InvalidArgumentError, validateObject } from "@edgelock/core/options";
 import type { Context, Env, MiddlewareHandler } from "hono";
 import { lockedResponse } from "./locked-response.ts";
 import {
@@ -81,9 +77,8 @@ function keepAlive(c: Context, work: Promise<void>): { work: Promise<void>; hand
   }
 }
 
-function checkOptions<E extends Env>(o: LockMiddlewareOptions<E>): LockMiddlewareOptions<E> {
-  if (typeof o !== "object" || o === null)
-    throw new InvalidArgumentError("options", "must be an options object");
+function checkOptions<E extends Env>(options: LockMiddlewareOptions<E>): LockMiddlewareOptions<E> {
+  const o = validateObject("options", options) as Partial<LockMiddlewareOptions<E>>;
   if (typeof o.name !== "function")
     throw new InvalidArgumentError("options.name", "must be a function of the request context");
   if (
@@ -95,5 +90,5 @@ function checkOptions<E extends Env>(o: LockMiddlewareOptions<E>): LockMiddlewar
       "must be an edgelock client or a function returning one",
     );
   }
-  return o;
+  return o as LockMiddlewareOptions<E>;
 }

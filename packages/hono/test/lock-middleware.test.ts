@@ -103,8 +103,10 @@ describe.concurrent("lockMiddleware in workerd", () => {
         method: "POST",
       });
       expect(r.status).toBe(200);
+      await r.text(); // the lock is released after the last chunk
     }
-    const held = await probe(prefix).lock("job:h").acquire(); // default 30 s lease, kept alive
+    // default 30 s lease, kept alive; the last serial request's release may still be on its way
+    const held = await probe(prefix).lock("job:h").acquire({ waitMs: 5_000 });
     const response = await SELF.fetch(`http://app/busy/h?prefix=${prefix}`);
     await held.release();
     expect(response.status).toBe(423);

@@ -170,6 +170,88 @@ export function upstashBehaviours(target: () => Target): void {
     expect(Number(seconds)).toBeGreaterThan(1_600_000_000);
   });
 
+  // The replication assumptions of docs/guarantees.md ("Replication and failover"). What one
+  // client can see: a writing script is accepted by EVALSHA (not refused as on a read-only
+  // replica) and its write is visible at once, to the next request carrying the sync token and to
+  // a reading script sent without it; EVALSHA_RO of the same script is refused. That the
+  // script ran at a Global database's primary region cannot be seen from one client.
+  it("replication: EVALSHA of a writing script runs and its write is read back at once", async () => {
+    const k = key("evalsha-write");
+    const writing = `-- ${randomUUID()}\nredis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])`;
+    const loaded = await call("/", { body: ["SCRIPT", "LOAD", writing] });
+    expect(loaded.status).toBe(200);
+    const sha = (loaded.json as { result: string }).result;
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    const ran = await call("/", { body: ["EVALSHA", sha, 1, k, "written"] });
+    expect(ran).toMatchObject({ status: 200, json: { result: "written" } });
+    const syncToken = ran.headers.get("upstash-sync-token") ?? "";
+    const read = await call("/", {
+      body: ["GET", k],
+      headers: { "upstash-sync-token": syncToken },
+    });
+    expect(read.json).toEqual({ result: "written" });
+    // A reading script by EVALSHA, with no sync token: what a recovery read relies on.
+    const readSha = (
+      (
+        await call("/", {
+          body: ["SCRIPT", "LOAD", `-- ${randomUUID()}\nreturn redis.call('GET', KEYS[1])`],
+        })
+      ).json as { result: string }
+    ).result;
+    const reading = await call("/", { body: ["EVALSHA", readSha, 1, k] });
+    expect(reading.json).toEqual({ result: "written" });
+  });
+
+  it("replication: EVALSHA_RO of a writing script is refused and writes nothing", async () => {
+    const k = key("evalsha-ro");
+    const writing = `-- ${randomUUID()}\nreturn redis.call('SET', KEYS[1], ARGV[1])`;
+    const sha = (
+      (await call("/", { body: ["SCRIPT", "LOAD", writing] })).json as { result: string }
+    ).result;
+    const refused = await call("/", { body: ["EVALSHA_RO", sha, 1, k, "written"] });
+    console.info(
+      `EVALSHA_RO of a writing script answered ${refused.status}: ${JSON.stringify(refused.json)}`,
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ error: expect.any(String) });
+    expect(
+      (await call("/", { body: ["EVAL", "return redis.call('GET', KEYS[1])", 1, k] })).json,
+    ).toEqual({
+      result: null,
+    });
+  });
+
+  it("replication: CONFIG GET maxmemory-policy answers a policy or is refused (recorded)", async () => {
+    // client.initialize() maps either answer (a policy, or "unknown"): the core's "replication
+    // assumptions" conformance suite checks the mapping on the same database.
+    const res = await call("/", { body: ["CONFIG", "GET", "maxmemory-policy"] });
+    console.info(`CONFIG GET maxmemory-policy answered ${res.status}: ${JSON.stringify(res.json)}`);
+    if (res.status === 200) {
+      expect(res.json).toEqual({ result: ["maxmemory-policy", expect.any(String)] });
+    } else {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.json).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it("replication: a script may write after reading TIME (scripts are replicated by their effects)", async () => {
+    // Replicating the script itself would replay TIME on the replica and diverge; Redis 7 (and
+    // Redis 5 and 6 by default) replicates a script's writes instead, so a write after TIME is
+    // allowed. Every edgelock script reads TIME, then writes.
+    const k = key("time-then-write");
+    const res = await call("/", {
+      body: [
+        "EVAL",
+        "local t = redis.call('TIME') redis.call('SET', KEYS[1], t[1]) return redis.call('GET', KEYS[1])",
+        1,
+        k,
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(Number((res.json as { result: string }).result)).toBeGreaterThan(1_600_000_000);
+  });
+
   it("REST refuses the TCP-only SUBSCRIBE and MULTI sent as plain commands", async () => {
     for (const command of [["SUBSCRIBE", key("c")], ["MULTI"]]) {
       const res = await call("/", { body: command });

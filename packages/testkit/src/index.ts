@@ -18,7 +18,7 @@ export {
   type Overlap,
   type Section,
 } from "./interval-recorder.ts";
-export { keyPrefix } from "./key-prefix.ts";
+export { keyPrefix, randomRunScope, scopeKeyPrefixes } from "./key-prefix.ts";
 export { makeUpstash, type MakeUpstashOptions } from "./make-upstash.ts";
 export {
   closeAll,

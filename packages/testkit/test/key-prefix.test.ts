@@ -1,5 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanupPrefix, closeAll, harness, keyPrefix, makeNodeRedis } from "../src/index.ts";
+import {
+  cleanupPrefix,
+  closeAll,
+  harness,
+  keyPrefix,
+  makeNodeRedis,
+  randomRunScope,
+  scopeKeyPrefixes,
+} from "../src/index.ts";
 import { escapeGlob } from "../src/cleanup-prefix.ts";
 
 afterAll(closeAll);
@@ -40,5 +48,19 @@ describe("cleanupPrefix", () => {
     expect(await cleanupPrefix(harness().redisUrl, `${base}*[a]`)).toBe(1);
     expect(await redis.get(`${base}x[a]:two`)).toBe("1");
     await cleanupPrefix(harness().redisUrl, base);
+  });
+});
+
+// Last in this file: the scope is the file's module state and stays set for what follows.
+describe("scopeKeyPrefixes", () => {
+  it("puts a run's scope before every later prefix and refuses a scope SCAN MATCH would widen", () => {
+    const run = randomRunScope();
+    expect(run).toMatch(/^live-[0-9a-z]{12}-$/);
+    expect(() => scopeKeyPrefixes("")).toThrow(/runScope/);
+    expect(() => scopeKeyPrefixes("live-*")).toThrow(/runScope/);
+    scopeKeyPrefixes(run);
+    const prefixes = Array.from({ length: 100 }, keyPrefix);
+    for (const prefix of prefixes) expect(prefix).toMatch(/^live-[0-9a-z]{12}-t-[0-9a-z]{12}$/);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
   });
 });

@@ -5,4 +5,4 @@ export type {
   KeeperEvent,
   KeeperStatus,
   LeaseKeeperClient,
-} from "@edgelock/cloudflare";
+} from "@edgelock/core/hand-over";

@@ -1,7 +1,7 @@
-import { budgetKeeper, type BudgetKeeperOptions, type WaitUntil } from "@edgelock/cloudflare";
+import { budgetKeeper, type BudgetKeeperOptions, type WaitUntil } from "@edgelock/core/hand-over";
 import type { Keeper } from "@edgelock/core/lock";
+import { validateMs } from "@edgelock/core/options";
 import { getDeadline, waitUntil } from "@vercel/functions";
-import { checkMs } from "./validate.ts";
 
 /** Options of `vercelKeeper`. */
 export interface VercelKeeperOptions extends Omit<BudgetKeeperOptions, "stopAt" | "waitUntil"> {
@@ -28,9 +28,10 @@ export const DEFAULT_VERCEL_KEEPER = Object.freeze({ fallbackBudgetMs: 10_000 })
  * const edgelock = createClient({ redis: Redis.fromEnv(), keeper: vercelKeeper({ handoff: { keeper: keeperFromEnv(), maxHoldMs: 600_000 } }) });
  */
 export function vercelKeeper(options: VercelKeeperOptions = {}): Keeper {
-  const fallbackMs = checkMs(
+  const fallbackMs = validateMs(
     "options.fallbackBudgetMs",
     options.fallbackBudgetMs ?? DEFAULT_VERCEL_KEEPER.fallbackBudgetMs,
+    { min: 1 },
   );
   const deadlineOf = options.getDeadline ?? getDeadline;
   return budgetKeeper({

@@ -1,6 +1,8 @@
 import type { Stack } from "@edgelock/testkit";
+import { RECORD_MARGIN_SLACK_MS } from "../../../../packages/core/src/client-options.ts";
+import { REORDER, type AdversaryConfig } from "../configs.ts";
 import { runAdversary } from "../run.ts";
-import { applyMutation } from "./apply.ts";
+import { applyMutation, type AppliedMutation } from "./apply.ts";
 import type { Mutation } from "./mutation.ts";
 
 /** How often the generic checker reported one mutation, over bounded runs. */
@@ -12,55 +14,138 @@ export interface Detection {
   readonly kinds: Record<string, number>;
   /** Seeds of the runs the checker passed (re-run one with the mutation to see why). */
   readonly missed: number[];
+  /** Wall time from its first run's start to its last run's end (runs overlap other mutations'). */
   readonly seconds: number;
 }
 
+export interface MeasureOptions {
+  readonly runs: number;
+  /** Worlds at once on the shared stack. */
+  readonly parallel: number;
+  /** Seeds `seed`, `seed + 1`, … */
+  readonly seed: number;
+  /** The control: the same worlds on the unmutated core. */
+  readonly control?: boolean;
+  /** Where a failing run's history goes. */
+  readonly dumpDir?: string;
+}
+
 /**
- * Runs `mutation` in `runs` bounded worlds on one shared stack, `parallel` at a time (seeds
- * `seed`, `seed + 1`, …), and counts the runs whose history the generic oracle rejects.
- * `mutation: null` is the control: the same worlds on the unmutated core.
+ * One unmeasured run of every primitive on a fresh stack, before the first measured one. A cold
+ * rest-server and process answer their first requests slower than the worlds' 40 ms request
+ * timeout for about a second: four worlds started at once on them saw every acquire end unknown,
+ * so the first batch of whichever mutation was measured first had no hold to weaken.
  */
+export async function warmUp(stack: Stack): Promise<void> {
+  await runAdversary({ config: REORDER, seed: 0, seconds: 1, stack, prefix: "mut-warm-up" });
+}
+
+/**
+ * The world of a mutation on the unmutated core. A record TTL below the core's floor (finding 6:
+ * only the seam lets validation accept it) becomes the floor, the shortest the core accepts:
+ * else every client of the control would refuse its options.
+ */
+export function controlConfig(config: AdversaryConfig): AdversaryConfig {
+  const floor =
+    config.retryWindowMs +
+    config.requestTimeoutMs +
+    2 * config.clockErrorMs +
+    RECORD_MARGIN_SLACK_MS;
+  if (config.operationRecordTtlMs === undefined || config.operationRecordTtlMs >= floor)
+    return config;
+  return { ...config, operationRecordTtlMs: floor };
+}
+
+/**
+ * Runs `runs` bounded worlds of each mutation on one shared stack, `parallel` at a time, and
+ * counts per mutation the runs whose history the generic oracle rejects.
+ *
+ * Lua mutations live in their own clients' backends, so runs of different Lua mutations share
+ * one pool (the slow tail of one overlaps the next). A seam is process-wide while set, so each
+ * seam mutation gets the pool to itself, one after another, after the Lua ones.
+ */
+export async function measureMutations(
+  stack: Stack,
+  mutations: readonly Mutation[],
+  options: MeasureOptions,
+): Promise<Detection[]> {
+  const lua = mutations.filter((m) => m.apply.kind === "lua");
+  const seams = mutations.filter((m) => m.apply.kind === "seam");
+  const rows = new Map<string, Detection>();
+  for (const row of await measurePooled(stack, lua, options)) rows.set(row.mutation, row);
+  for (const m of seams)
+    for (const row of await measurePooled(stack, [m], options)) rows.set(row.mutation, row);
+  return mutations.map((m) => rows.get(m.name)!);
+}
+
+/** One mutation (Lua or seam) alone: `measureMutations` of one. */
 export async function measureMutation(
   stack: Stack,
   mutation: Mutation,
-  options: { runs: number; parallel: number; seed: number; control?: boolean; dumpDir?: string },
+  options: MeasureOptions,
 ): Promise<Detection> {
-  const started = Date.now();
-  const applied = options.control ? null : applyMutation(mutation);
-  const kinds: Record<string, number> = {};
-  const missed: number[] = [];
-  let caught = 0;
+  return (await measureMutations(stack, [mutation], options))[0]!;
+}
+
+/** Every (mutation, seed) pair of `mutations` through one pool of `parallel` workers. */
+async function measurePooled(
+  stack: Stack,
+  mutations: readonly Mutation[],
+  options: MeasureOptions,
+): Promise<Detection[]> {
+  const applied = new Map<string, AppliedMutation | null>();
+  const tallies = new Map(
+    mutations.map((m) => [
+      m.name,
+      { caught: 0, kinds: {} as Record<string, number>, missed: [] as number[], first: 0, last: 0 },
+    ]),
+  );
+  // Interleaved (each mutation's first seed, then each one's second, …), so a short pool run
+  // spreads every mutation's runs over the whole time, not one mutation's runs at the end.
+  const jobs = Array.from({ length: options.runs }, (_, i) =>
+    mutations.map((mutation) => ({ mutation, seed: options.seed + i })),
+  ).flat();
   try {
+    for (const m of mutations) applied.set(m.name, options.control ? null : applyMutation(m));
     let next = 0;
     const worker = async () => {
-      while (next < options.runs) {
-        const seed = options.seed + next++;
+      while (next < jobs.length) {
+        const { mutation, seed } = jobs[next++]!;
+        const tally = tallies.get(mutation.name)!;
+        const started = Date.now();
+        if (tally.first === 0) tally.first = started;
+        const mutated = applied.get(mutation.name);
         const run = await runAdversary({
-          config: mutation.config,
+          config: options.control ? controlConfig(mutation.config) : mutation.config,
           seed,
           seconds: mutation.seconds,
           stack,
           prefix: `mut-${mutation.name}-${options.control ? "c" : "m"}-${seed}`,
-          ...(applied ? { mutation: applied } : {}),
+          ...(mutated ? { mutation: mutated } : {}),
           ...(options.dumpDir ? { dumpDir: options.dumpDir } : {}),
         });
-        if (run.result.violations.length > 0) caught++;
-        else missed.push(seed);
-        for (const cls of Object.keys(run.result.counts)) kinds[cls] = (kinds[cls] ?? 0) + 1;
+        if (run.result.violations.length > 0) tally.caught++;
+        else tally.missed.push(seed);
+        for (const cls of Object.keys(run.result.counts))
+          tally.kinds[cls] = (tally.kinds[cls] ?? 0) + 1;
+        tally.last = Math.max(tally.last, Date.now());
       }
     };
     await Promise.all(Array.from({ length: options.parallel }, worker));
   } finally {
-    applied?.restore();
+    for (const a of applied.values()) a?.restore();
   }
-  return {
-    mutation: mutation.name,
-    runs: options.runs,
-    caught,
-    kinds,
-    missed,
-    seconds: (Date.now() - started) / 1000,
-  };
+  return mutations.map((m) => {
+    const t = tallies.get(m.name)!;
+    return {
+      mutation: m.name,
+      runs: options.runs,
+      caught: t.caught,
+      kinds: t.kinds,
+      missed: t.missed.sort((a, b) => a - b),
+      seconds: (t.last - t.first) / 1000,
+    };
+  });
 }
 
 /** One line per mutation: runs caught, violation kinds seen (runs each), wall time. */

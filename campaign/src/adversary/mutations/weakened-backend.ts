@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import * as engine from "../../../../packages/core/src/engine/scripts.generated.ts";
 import * as latch from "../../../../packages/core/src/latch/scripts.generated.ts";
 import * as lock from "../../../../packages/core/src/lock/scripts.generated.ts";
+import * as permitSemaphore from "../../../../packages/core/src/permit-semaphore/scripts.generated.ts";
 import * as semaphore from "../../../../packages/core/src/semaphore/scripts.generated.ts";
 import type { LuaWeakening, ScriptName } from "./mutation.ts";
 
@@ -11,7 +12,7 @@ interface Source {
   readonly source: string;
 }
 
-const FAMILIES = { engine, latch, lock, semaphore } as const;
+const FAMILIES = { engine, latch, lock, "permit-semaphore": permitSemaphore, semaphore } as const;
 
 /** The shipped script `family/name` (what the core sends). */
 export function shippedScript(name: ScriptName): Source {

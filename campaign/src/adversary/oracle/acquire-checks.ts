@@ -1,6 +1,7 @@
 import type { AdversaryHistory, Execution, Intent } from "../history.ts";
 import { expiredUntouchedAnyKind } from "./kind-excuses.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
+import { grantsErasedByRollback } from "./rollback-checks.ts";
 import { cleanupNeverReached } from "./semaphore-checks.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
@@ -29,13 +30,17 @@ export function checkAcquires(
   for (const intent of intents) {
     if (!ACQUIRING.has(intent.kind)) continue;
     const unit = unitOf(intent);
+    // A grant a rollback erased is undone by it (docs: the data set went back), record and all.
+    const erased = history
+      ? grantsErasedByRollback(history, byResource.get(intent.resource) ?? [], intent)
+      : 0;
     const granted = ledger.grantsOf(intent.id);
-    const net = granted - ledger.releasesOf(intent.id);
+    const net = granted - erased - ledger.releasesOf(intent.id);
     const base = { resource: intent.resource, intent: intent.id };
     const first = ledger.firstGrant.get(intent.id);
     const where = first ? ` (run #${first.seq}, ${first.copy} copy of ${first.script})` : "";
     if (intent.outcome === "ok") {
-      if (granted > unit)
+      if (granted - erased > unit)
         out.push({
           ...base,
           class: "double-grant",
@@ -62,7 +67,12 @@ export function checkAcquires(
       });
     } else if (net > 0) {
       const runs = byResource.get(first?.resource ?? intent.resource) ?? [];
-      if (history && first && granted === net && expiredUntouchedAnyKind(history, runs, first))
+      if (
+        history &&
+        first &&
+        granted - erased === net &&
+        expiredUntouchedAnyKind(history, runs, first)
+      )
         continue;
       // An unleased Semaphore's permits, when the cleanup never reached the server: a documented
       // limit (final-state then allows exactly those permits missing).

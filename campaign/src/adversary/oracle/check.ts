@@ -6,8 +6,11 @@ import { checkLeases } from "./lease-checks.ts";
 import { lockTransitions } from "./lock-transitions.ts";
 import { checkFinal, checkLeakedHolds, checkLostWithoutFault } from "./release-checks.ts";
 import { checkLatches } from "./latch-checks.ts";
+import { checkIllFormedRefused, checkOneKeyOneName } from "./name-checks.ts";
 import { checkPermitReleases, permitRuns } from "./permit-checks.ts";
+import { checkQueueOrder } from "./queue-checks.ts";
 import { readWriteTransitions } from "./rw-transitions.ts";
+import { checkRollbackDetected } from "./rollback-checks.ts";
 import { sectionCounts } from "./sections.ts";
 import { checkCapacity, checkSemaphoreReleases, semaphoreRuns } from "./semaphore-checks.ts";
 import type { AdversaryViolation, AdversaryViolationClass } from "./violation.ts";
@@ -36,16 +39,16 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
         for (const t of lockTransitions(runs, ownerOf))
           ledger.add(t.execution, t.granted, t.released);
         break;
-      case "rwlock":
+      case "read-write-lock":
         readWriteTransitions(runs, ledger, ownerOf);
         break;
-      case "permit-semaphore":
+      case "permit-expirable-semaphore":
         violations.push(...permitRuns(runs, ledger));
         break;
       case "semaphore":
         violations.push(...semaphoreRuns(history, runs, ledger));
         break;
-      case "latch": // see checkLatches
+      case "count-down-latch": // see checkLatches
         break;
     }
   }
@@ -58,8 +61,12 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
     ...checkPermitReleases(history, ledger),
     ...checkLatches(history, byResource),
     ...checkCapacity(history),
+    ...checkQueueOrder(history, byResource),
     ...checkFinal(history, ledger),
     ...checkLostWithoutFault(history),
+    ...checkOneKeyOneName(history),
+    ...checkIllFormedRefused(history),
+    ...checkRollbackDetected(history, ledger),
   );
   const counts: Partial<Record<AdversaryViolationClass, number>> = {};
   for (const v of violations) counts[v.class] = (counts[v.class] ?? 0) + 1;

@@ -26,7 +26,7 @@ export function finalProblemOfKind(
       problems.push(`${what} held after every hold was released`);
   };
   switch (state.kind) {
-    case "rwlock":
+    case "read-write-lock":
       if (
         state.writer.owner !== null &&
         (state.writer.expiresAt ?? Infinity) > at &&
@@ -41,12 +41,12 @@ export function finalProblemOfKind(
       for (const [owner, r] of Object.entries(state.readers))
         if (r.expiresAt > at) check(`a read session (fence ${r.fence})`, owner, r.fence, "read");
       break;
-    case "permit-semaphore":
+    case "permit-expirable-semaphore":
       for (const [id, expiry] of Object.entries(state.permits))
         if (expiry > at && history.beliefs.some((b) => b.resource === resource && b.owner === id))
           check(`permit ${id.slice(0, 8)}`, id, null, "permit");
       break;
-    case "latch":
+    case "count-down-latch":
       if (state.count !== 0 && !lastRoundFailed(history, resource))
         problems.push(`count ${state.count} left after its last round was counted out`);
       break;

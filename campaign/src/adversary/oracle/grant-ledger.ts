@@ -9,11 +9,14 @@ export class GrantLedger {
   readonly lastRelease = new Map<number, Execution>();
   /** Every run that applied a grant or a release, in execution order. */
   readonly applying: Execution[] = [];
+  /** Every run that applied a grant (for an intent), in the order added. */
+  readonly granting: Execution[] = [];
 
   add(e: Execution, granted: number, released: number): void {
     if (e.intent === null) return;
     if (granted > 0 || released > 0) this.applying.push(e);
     if (granted > 0) {
+      this.granting.push(e);
       this.granted.set(e.intent, (this.granted.get(e.intent) ?? 0) + granted);
       if (!this.firstGrant.has(e.intent)) this.firstGrant.set(e.intent, e);
     }

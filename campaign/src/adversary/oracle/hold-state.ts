@@ -41,14 +41,14 @@ export function serverHoldAt(
   switch (state.kind) {
     case "lock":
       return lockHold(state, at, belief);
-    case "rwlock": {
+    case "read-write-lock": {
       if (belief.mode !== "read") return lockHold(state.writer, at, belief);
       const reader = state.readers[belief.owner];
       if (reader && reader.fence === belief.fence && reader.expiresAt > at)
         return { holds: true, end: reader.expiresAt, instead: "" };
       return { holds: false, end: at, instead: reader ? "another read session" : "no such reader" };
     }
-    case "permit-semaphore": {
+    case "permit-expirable-semaphore": {
       const expiry = state.permits[belief.owner];
       if (expiry !== undefined && expiry > at) return { holds: true, end: expiry, instead: "" };
       return { holds: false, end: at, instead: "no such permit" };

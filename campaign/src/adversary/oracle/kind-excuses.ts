@@ -1,8 +1,8 @@
 import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
 import { expiredUntouched, PROBE_JITTER_MS, toldOfIt } from "./excuses.ts";
 
-type RwState = Extract<ResourceState, { kind: "rwlock" }>;
-type PesState = Extract<ResourceState, { kind: "permit-semaphore" }>;
+type RwState = Extract<ResourceState, { kind: "read-write-lock" }>;
+type PesState = Extract<ResourceState, { kind: "permit-expirable-semaphore" }>;
 
 /**
  * `expiredUntouched` (see excuses.ts) for every kind of leased grant: a lock hash's (the Lock's,
@@ -18,7 +18,7 @@ export function expiredUntouchedAnyKind(
   switch (grant.state.kind) {
     case "lock":
       return expiredUntouched(history, runs, grant);
-    case "rwlock": {
+    case "read-write-lock": {
       const writer = (e: Execution) => ({ ...e, state: (e.state as RwState).writer });
       if (grant.state.writer.owner !== null && !grant.state.writer.reserved) {
         const owner = grant.state.writer.owner;
@@ -34,7 +34,7 @@ export function expiredUntouchedAnyKind(
         return r && r.fence === session.fence ? { count: r.count, expiresAt: r.expiresAt } : null;
       });
     }
-    case "permit-semaphore": {
+    case "permit-expirable-semaphore": {
       const id = grant.subject;
       const expiry = id === undefined ? undefined : grant.state.permits[id];
       if (id === undefined || expiry === undefined) return false;

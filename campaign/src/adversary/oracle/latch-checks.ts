@@ -1,7 +1,7 @@
 import type { AdversaryHistory, Execution, Intent, ResourceState } from "../history.ts";
 import type { AdversaryViolation } from "./violation.ts";
 
-type LatchState = Extract<ResourceState, { kind: "latch" }>;
+type LatchState = Extract<ResourceState, { kind: "count-down-latch" }>;
 
 /** What one latch's runs did, read off the count before and after each. */
 export interface LatchReplay {
@@ -68,7 +68,7 @@ export function checkLatches(
 ): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
   for (const [resource, runs] of byResource) {
-    if (runs[0]?.state.kind !== "latch") continue;
+    if (runs[0]?.state.kind !== "count-down-latch") continue;
     const replay = replayLatch(history.intents, runs);
     out.push(...replay.violations);
     for (const i of history.intents) {

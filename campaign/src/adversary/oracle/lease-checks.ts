@@ -1,5 +1,7 @@
 import type { AdversaryHistory, Belief, Execution, Intent } from "../history.ts";
 import { serverHoldAt } from "./hold-state.ts";
+import { leaseLostToEviction, overlapAfterEviction } from "./eviction-excuses.ts";
+import { leaseLostToRollback, overlapAfterRollback } from "./rollback-checks.ts";
 import {
   BOUNDARY_TOLERANCE_MS,
   type AdversaryViolation,
@@ -33,6 +35,8 @@ export function checkLeases(
     const server = serverHoldAt(runs, s.seq, s.at, belief);
     const lie = s.deadline - server.end;
     if (lie <= BOUNDARY_TOLERANCE_MS) continue;
+    if (leaseLostToRollback(history, runs, belief, s.seq)) continue;
+    if (leaseLostToEviction(history, runs, belief, s.seq)) continue;
     const setter = leaseSetter(runs, s.seq, belief, intents);
     const cls =
       belief.resumed && !confirmedSince(runs, s.seq, belief)
@@ -52,7 +56,14 @@ export function checkLeases(
       detail: `hold ${belief.holdId}${belief.resumed ? " (resumed)" : ""} believed for ${Math.round(s.deadline - s.at)} ms more; ${what}${setter ? `; its lease last set by run #${setter.seq} (${setter.copy} copy of ${setter.script}, intent ${setter.intent})` : ""}`,
     });
   }
-  for (const [seq, list] of believedAt) out.push(...overlaps(seq, list, reported));
+  const excused = (older: Belief, newer: Belief) => {
+    const runs = byResource.get(older.resource) ?? [];
+    return (
+      overlapAfterRollback(history, runs, older, newer) ||
+      overlapAfterEviction(history, runs, older, newer)
+    );
+  };
+  for (const [seq, list] of believedAt) out.push(...overlaps(seq, list, reported, excused));
   return out;
 }
 
@@ -101,6 +112,7 @@ function overlaps(
   seq: number,
   list: readonly Belief[],
   reported: Set<string>,
+  excused: (older: Belief, newer: Belief) => boolean,
 ): AdversaryViolation[] {
   const out: AdversaryViolation[] = [];
   for (const a of list)
@@ -111,6 +123,7 @@ function overlaps(
       if (a.mode === "read" && b.mode === "read") continue; // readers share
       const key = `overlap:${a.holdId}:${b.holdId}`;
       if (reported.has(key)) continue;
+      if (excused(a, b)) continue; // across a rollback or an eviction, as documented
       reported.add(key);
       out.push({
         class: "overlap",

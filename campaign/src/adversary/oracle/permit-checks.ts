@@ -2,7 +2,7 @@ import type { AdversaryHistory, Execution, ResourceState } from "../history.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import { BOUNDARY_TOLERANCE_MS, type AdversaryViolation } from "./violation.ts";
 
-type PesState = Extract<ResourceState, { kind: "permit-semaphore" }>;
+type PesState = Extract<ResourceState, { kind: "permit-expirable-semaphore" }>;
 
 const RELEASING = /\/(release|abandon)/;
 const CLAIMING = /\/acquire/;

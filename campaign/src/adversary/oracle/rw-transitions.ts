@@ -2,7 +2,7 @@ import type { Execution, ReaderState, ResourceState } from "../history.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import { lockTransitions, refusedUnapplied } from "./lock-transitions.ts";
 
-type RwState = Extract<ResourceState, { kind: "rwlock" }>;
+type RwState = Extract<ResourceState, { kind: "read-write-lock" }>;
 
 const RELEASING = /\/(release|abandon|force-unlock)/;
 

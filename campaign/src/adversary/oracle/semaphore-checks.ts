@@ -113,7 +113,8 @@ export function checkCapacity(history: AdversaryHistory): AdversaryViolation[] {
  * Permits of `resource` the oracle lets stay taken at quiescence: those an acquire in doubt took
  * when its cleanup never reached the server (`cleanupNeverReached`), and those of holds whose
  * release stayed in doubt past what a repeat can learn (no call told "ok", the last one ended
- * OUTCOME_UNKNOWN) and never applied (no release call gave anything back). The protocol cannot
+ * OUTCOME_UNKNOWN) or was known not to apply (`BACKEND`) with no call after it, and never applied
+ * (no release call gave anything back). The protocol cannot
  * tell whether such a release applied, so it refuses every repeat rather than risk applying it
  * twice (docs/guarantees.md, Limits): the owner knows, and only `release(n)`/`addPermits` can
  * give them back.
@@ -138,24 +139,47 @@ function releasesInDoubt(history: AdversaryHistory, ledger: GrantLedger, resourc
   for (const calls of byHold.values()) {
     const back = calls.reduce((sum, i) => sum + ledger.releasesOf(i.id) - ledger.grantsOf(i.id), 0);
     const told = calls.some((i) => i.outcome === "ok");
-    if (!told && back === 0 && calls.at(-1)!.outcome === "OUTCOME_UNKNOWN")
+    // Still held: the last call ended in doubt, or known not applied (`BACKEND`: settled), and
+    // the owner called no more (the workload gives up after a few calls; the permits then stay
+    // taken, as they should, until someone releases them).
+    const last = calls.at(-1)!.outcome;
+    if (!told && back === 0 && (last === "OUTCOME_UNKNOWN" || last === "BACKEND"))
       stuck += calls[0]!.permits;
   }
   return stuck;
 }
 
 /**
- * Whether an acquire's background cleanup never reached the server: it has abandon runs and each
- * failed without a reply (a request that hung or dropped before executing). The documented limit
- * (docs/guarantees.md, Limits): an acquire left in doubt is undone once, with the engine's
- * retries; when the backend stays unreachable through that too, an unleased Semaphore's permits
- * stay taken.
+ * Whether an acquire's background cleanup never reached the server while the operation's record
+ * lived: it has abandon runs and each failed without a reply (a request that hung or dropped
+ * before executing), or was handed to the world before the record expired and run there only
+ * after (the world's delay; the abandon then finds no record, and nothing tells it what the
+ * acquire took). The documented limit (docs/guarantees.md, Limits): an acquire left in doubt is
+ * undone once, with the engine's retries; when that undo does not reach the server while the
+ * record lives, an unleased Semaphore's permits stay taken. An abandon the client itself sent
+ * after the record expired is not excused: the protocol sends it in time.
  */
 export function cleanupNeverReached(history: AdversaryHistory, intent: Intent): boolean {
   const abandons = history.executions.filter(
     (e) => e.intent === intent.id && /\/abandon/.test(e.script),
   );
-  return abandons.length > 0 && abandons.every((e) => e.error !== null && e.reply === null);
+  return (
+    abandons.length > 0 &&
+    abandons.every(
+      (e) => (e.error !== null && e.reply === null) || delayedPastRecord(history, intent, e),
+    )
+  );
+}
+
+/** `abandon` was handed over before its operation's record expired, and ran after. */
+function delayedPastRecord(history: AdversaryHistory, intent: Intent, abandon: Execution): boolean {
+  if (history.recordMarginMs === undefined || abandon.queuedAt === undefined) return false;
+  const deadlines = history.executions
+    .filter((e) => e.intent === intent.id && e.opId === abandon.opId && e.deadline !== undefined)
+    .map((e) => e.deadline!);
+  if (deadlines.length === 0) return false;
+  const expiry = Math.max(...deadlines) + history.recordMarginMs;
+  return abandon.queuedAt < expiry && abandon.serverMs > expiry;
 }
 
 /** Permits a Semaphore acquire in doubt took and its unreached cleanup left (see above). */

@@ -42,7 +42,18 @@ export type AdversaryViolationClass =
   /** A latch counted down by a call of another round, or told open before its round's count reached zero. */
   | "latch-early"
   /** A `trySetCount` applied other than its caller was told. */
-  | "latch-set-mismatch";
+  | "latch-set-mismatch"
+  /**
+   * FIFO: a queued waiter lost its place (its direct grant lapsed unclaimed, or it was dropped
+   * from the queue) while its call was still waiting, though its client did not act late.
+   */
+  | "lost-place"
+  /** Two resources the clients told apart (e.g. names differing in a lone surrogate) reached Redis as one key. */
+  | "key-shared"
+  /** A call on an ill-formed (lone-surrogate) name or owner was not refused with `InvalidArgumentError`. */
+  | "ill-formed-accepted"
+  /** A grant on a data set that went back (its epoch no higher than its client had seen), not refused. */
+  | "rollback-undetected";
 
 export interface AdversaryViolation {
   readonly class: AdversaryViolationClass;

@@ -12,17 +12,20 @@ import { probe, type ResourceRef } from "../world/probe.ts";
 import type { ActorContext } from "./actor.ts";
 import { latchActor } from "./latch-actor.ts";
 import { lockActor } from "./lock-actor.ts";
-import { FAIR_LOCK, MULTI_LOCK, RW_READ, RW_WRITE } from "./lock-flavors.ts";
+import { FAIR_LOCK, MULTI_LOCK, RW_READ, RW_WRITE } from "./lock-drivers.ts";
 import { permitActor } from "./permit-actor.ts";
+import { redeliveryActor } from "./redelivery-actor.ts";
 
 /**
  * The primitives beyond the Lock and the Semaphore, in one place for `runAdversary`: their names
  * (each primitive its own names, so no two share an operation-record base), where their records
  * live, their setup, their actors and their state at quiescence.
  */
-export const FAIR_LOCKS = ["f"];
+// Two of each lock kind the gate must cover: one name alone serialised every hand-off through
+// one queue, and a loaded machine made too few sections of it (77 FairLock in 175 s).
+export const FAIR_LOCKS = ["f", "k"];
 // Two read-write locks: one alone, its writers waiting out every reader, made too few sections.
-export const RW_LOCKS = ["r", "q"];
+export const RW_LOCKS = ["r", "q", "u"];
 export const PERMIT_SEMAPHORES = ["p"];
 export const LATCHES = ["l", "m"];
 export const PERMIT_SEMAPHORE_PERMITS = 2;
@@ -34,6 +37,8 @@ export interface CastSize {
   readonly multiLockActors?: number;
   readonly permitActors?: number;
   readonly latchActors?: number;
+  /** Jobs redelivered much later, after the first delivery's records expired (redelivery-actor.ts). */
+  readonly redeliveryActors?: number;
 }
 
 const DEFAULT_SIZE: Required<CastSize> = {
@@ -42,6 +47,7 @@ const DEFAULT_SIZE: Required<CastSize> = {
   multiLockActors: 2,
   permitActors: 2,
   latchActors: 2,
+  redeliveryActors: 1,
 };
 
 /** The names the actors use, for their context. */
@@ -57,11 +63,14 @@ export function castRecordBases(prefix: string): Map<string, ResourceRef> {
   for (const name of FAIR_LOCKS)
     bases.set(keyBase(prefix, name), { key: fairLockKeys(prefix, name).lock, kind: "lock" });
   for (const name of RW_LOCKS)
-    bases.set(keyBase(prefix, name), { key: readWriteLockKeys(prefix, name).lock, kind: "rwlock" });
+    bases.set(keyBase(prefix, name), {
+      key: readWriteLockKeys(prefix, name).lock,
+      kind: "read-write-lock",
+    });
   for (const name of PERMIT_SEMAPHORES)
     bases.set(keyBase(prefix, name), {
       key: permitSemaphoreKeys(prefix, name).state,
-      kind: "permit-semaphore",
+      kind: "permit-expirable-semaphore",
     });
   return bases;
 }
@@ -70,7 +79,7 @@ const keyed = (ref: ResourceRef): [string, ResourceRef] => [ref.key, ref];
 
 /** A latch's record base and resource (latch names carry a generation: registered as used). */
 export function latchRecordBase(prefix: string, name: string): [string, ResourceRef] {
-  return [keyBase(prefix, name), { key: latchKeys(prefix, name).latch, kind: "latch" }];
+  return [keyBase(prefix, name), { key: latchKeys(prefix, name).latch, kind: "count-down-latch" }];
 }
 
 export interface Cast {
@@ -92,6 +101,8 @@ export async function setUpCast(
   prefix: string,
   size: CastSize,
   recordBases: Map<string, ResourceRef>,
+  /** How long a redelivered job waits: past every record of its first delivery. */
+  redeliveryAfterMs = 0,
 ): Promise<Cast> {
   const n = { ...DEFAULT_SIZE, ...size };
   for (const name of PERMIT_SEMAPHORES)
@@ -120,6 +131,8 @@ export async function setUpCast(
       many(n.rwActors, "R", (ctx) => lockActor(ctx, [RW_READ, RW_WRITE]));
       many(n.multiLockActors, "M", (ctx) => lockActor(ctx, MULTI_LOCK));
       many(n.permitActors, "P", (ctx) => permitActor(ctx));
+      if (redeliveryAfterMs > 0)
+        many(n.redeliveryActors, "J", (ctx) => redeliveryActor(ctx, redeliveryAfterMs));
       many(Math.min(n.latchActors, LATCHES.length), "C", (ctx, k) =>
         latchActor(ctx, LATCHES[k]!, k * 1_000_000, useLatch),
       );

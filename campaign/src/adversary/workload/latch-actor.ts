@@ -43,7 +43,7 @@ function fields(r: Round, kind: IntentKind) {
   return {
     actor: r.ctx.actor,
     kind,
-    primitive: "latch" as const,
+    primitive: "count-down-latch" as const,
     resource: r.resource,
     owner: `${r.ctx.actor}-r${r.round}`,
     round: r.round,

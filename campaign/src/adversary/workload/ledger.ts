@@ -41,6 +41,7 @@ export class Ledger {
       primitive?: Primitive;
       resources?: readonly string[];
       round?: number;
+      waitMs?: number;
     },
     fn: (intent: Intent) => Promise<T>,
   ): Promise<{ ok: true; value: T } | { ok: false; code: string }> {
@@ -52,6 +53,7 @@ export class Ledger {
       resource: fields.resource,
       ...(fields.resources === undefined ? {} : { resources: fields.resources }),
       ...(fields.round === undefined ? {} : { round: fields.round }),
+      ...(fields.waitMs === undefined || fields.waitMs === 0 ? {} : { waitMs: fields.waitMs }),
       owner: fields.owner,
       startedAt: realNow(),
       endedAt: null,
@@ -98,6 +100,7 @@ export class Ledger {
       keepAlive: boolean;
       resumed: boolean;
       mode?: Belief["mode"];
+      client?: number;
     },
   ): number {
     const belief: Belief = {
@@ -112,6 +115,7 @@ export class Ledger {
       keepAlive: fields.keepAlive,
       resumed: fields.resumed,
       ...(fields.mode === undefined ? {} : { mode: fields.mode }),
+      ...(fields.client === undefined ? {} : { client: fields.client }),
     };
     this.#history.beliefs.push(belief);
     const onAbort = () => {

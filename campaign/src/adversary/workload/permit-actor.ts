@@ -46,7 +46,7 @@ function fields(s: Section, kind: IntentKind, holdId?: number) {
   return {
     actor: s.ctx.actor,
     kind,
-    primitive: "permit-semaphore" as const,
+    primitive: "permit-expirable-semaphore" as const,
     resource: s.resource,
     owner: s.owner,
     ...(holdId === undefined ? {} : { holdId }),
@@ -60,9 +60,10 @@ async function oneSection(s: Section): Promise<void> {
   const semaphore = inv.client.permitExpirableSemaphore(s.name);
   const keepAlive = random.chance(0.4);
   const leaseMs = keepAlive ? undefined : random.int(ctx.leaseMs / 2, ctx.leaseMs * 2);
-  const waitMs = random.chance(0.5) ? 0 : random.int(1, ctx.leaseMs * 2);
+  const waits = ctx.tilt?.semaphoreWaits ?? 0.5;
+  const waitMs = random.chance(1 - waits) ? 0 : random.int(1, ctx.leaseMs * 2);
   const options = { ...(leaseMs === undefined ? {} : { leaseMs }) };
-  const got = await ledger.intent(fields(s, "permit-acquire"), async (intent) => {
+  const got = await ledger.intent({ ...fields(s, "permit-acquire"), waitMs }, async (intent) => {
     const permit = await inv.run(() =>
       waitMs === 0 ? semaphore.tryAcquire(options) : semaphore.acquire({ ...options, waitMs }),
     );
@@ -147,6 +148,7 @@ async function release(s: Section, h: Holding): Promise<void> {
     const semaphore = inv.client.permitExpirableSemaphore(s.name);
     let unknown = false;
     for (let tries = 1; ; tries++) {
+      (intent.callStarts ??= []).push(realNow());
       try {
         const released = await inv.run(() => semaphore.tryRelease(h.permit.id));
         intent.outcome = released ? "ok" : unknown ? "OUTCOME_UNKNOWN" : "NOT_HELD";

@@ -21,10 +21,11 @@ async function oneSection(ctx: ActorContext): Promise<void> {
   const inv = ctx.invocation();
   const semaphore = inv.client.semaphore(name);
   const permits = random.int(1, 2);
-  const waitMs = random.chance(0.5) ? 0 : random.int(1, ctx.leaseMs * 2);
+  const waits = ctx.tilt?.semaphoreWaits ?? 0.5;
+  const waitMs = random.chance(1 - waits) ? 0 : random.int(1, ctx.leaseMs * 2);
   const owner = `${ctx.actor}-${random.int(0, 1e9)}`;
   const got = await ledger.intent(
-    { actor: ctx.actor, kind: "sem-acquire", resource, owner, permits },
+    { actor: ctx.actor, kind: "sem-acquire", resource, owner, permits, waitMs },
     async (intent) => {
       const hold = await inv.run(() =>
         waitMs === 0 ? semaphore.tryAcquire({ permits }) : semaphore.acquire({ permits, waitMs }),
@@ -60,8 +61,9 @@ async function oneSection(ctx: ActorContext): Promise<void> {
     }
     const done = await ledger.intent(
       { actor: ctx.actor, kind: "sem-release", resource, owner, permits, holdId },
-      async () => {
+      async (intent) => {
         for (let tries = 1; ; tries++) {
+          (intent.callStarts ??= []).push(realNow());
           try {
             return await releaser.run(() => hold.release());
           } catch (error) {

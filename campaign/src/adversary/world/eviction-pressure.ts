@@ -63,13 +63,17 @@ export async function applyMemoryPressure(
   };
 }
 
-/** Lifts the limit, restores `noeviction` and deletes the filler. */
+/**
+ * Lifts the limit, restores `noeviction` (unless `keepPolicy`: a server configured to evict, whose
+ * limit is merely not reached any more) and deletes the filler.
+ */
 export async function relieveMemoryPressure(
   admin: NodeRedisClient,
   fillerPrefix = "edgelock-campaign:filler",
+  keepPolicy = false,
 ): Promise<void> {
   await admin.sendCommand(["CONFIG", "SET", "maxmemory", "0"]);
-  await admin.sendCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
+  if (!keepPolicy) await admin.sendCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
   let cursor = "0";
   do {
     const [next, keys] = await admin.sendCommand<[string, string[]]>([

@@ -1,4 +1,5 @@
 import type { Random } from "../../random.ts";
+import type { IntentKind } from "../history.ts";
 import { pickServerFault, type ServerFaultKind } from "./server-faults.ts";
 
 /** How the adversary delivers one request. */
@@ -20,6 +21,11 @@ export interface FateMix {
   readonly lostResponse: number;
   /** Upper bound of a late or duplicate copy's delay, ms. */
   readonly maxDelayMs: number;
+  /**
+   * Of the lost responses, how many hang until the request times out (default 0.5; the rest fail
+   * at once): the client hears nothing of a copy that applied for a whole request timeout.
+   */
+  readonly lostResponseHangs?: number;
   /** Probability that the rest-server injects one of its own faults into the request (REST only). */
   readonly serverFault?: number;
   /**
@@ -29,6 +35,12 @@ export interface FateMix {
    */
   readonly slowIntent?: number;
   readonly slowDelayMs?: readonly [number, number];
+  /**
+   * Only calls whose first request runs one of these scripts (`family/name`, as the scheduler
+   * names them: `lock/release`) may be congested; absent: any call. A world aimed at one kind of
+   * operation spends its congestion there, not on the calls that set it up.
+   */
+  readonly slowScripts?: readonly string[];
   /**
    * On a congested call the settle still gets through (normal fates): its caller hears the
    * tombstone while the call's own copies are still on their way (a settled call's late copy).
@@ -41,6 +53,12 @@ export interface FateMix {
    */
   readonly firstCopyLate?: number;
   readonly firstCopyDelayMs?: readonly [number, number];
+  /**
+   * Only calls of these kinds (and their background work) meet any of the faults above (absent:
+   * every call): a world aimed at one race (a resumed hold's first renewal running late, racing
+   * extends' lost responses) keeps every other call on time, so its sections get to the race.
+   */
+  readonly faultKinds?: readonly IntentKind[];
 }
 
 export const CALM: FateMix = { late: 0, duplicate: 0, lostResponse: 0, maxDelayMs: 0 };
@@ -55,7 +73,7 @@ export function pickFate(random: Random, mix: FateMix, slow = false, firstCopy =
   if (x < mix.late) return { kind: "late", delayMs: delay() };
   if (x < mix.late + mix.duplicate) return { kind: "duplicate", delayMs: delay() };
   if (x < mix.late + mix.duplicate + mix.lostResponse)
-    return { kind: "lost-response", hang: random.chance(0.5) };
+    return { kind: "lost-response", hang: random.chance(mix.lostResponseHangs ?? 0.5) };
   if (x < mix.late + mix.duplicate + mix.lostResponse + (mix.serverFault ?? 0))
     return { kind: "server-fault", fault: pickServerFault(random) };
   return { kind: "normal" };

@@ -1,10 +1,10 @@
 import { TransportError, type Backend } from "@edgelock/core";
 import type { FaultControl, NodeRedisClient } from "@edgelock/testkit";
 import type { Random } from "../../random.ts";
-import type { Execution } from "../history.ts";
-import { pickFate, type FateMix } from "./fates.ts";
+import type { Execution, IntentKind } from "../history.ts";
+import { pickFate, type Fate, type FateMix } from "./fates.ts";
 import { currentIntent, realNow } from "./intent-context.ts";
-import { probe, resourceOfRecord, resourcesOf, type ResourceRef } from "./probe.ts";
+import { probeAll, resourceOfRecord, resourcesOf, type ResourceRef } from "./probe.ts";
 import { parseScriptCall, type ScriptCall } from "./script-call.ts";
 import { isHang, serverFaultRule, type ServerFaultKind } from "./server-faults.ts";
 
@@ -29,6 +29,7 @@ export class Scheduler {
   readonly #onRun: (execution: Execution) => void;
   #chain: Promise<unknown> = Promise.resolve();
   #seq = 0;
+  #clients = 0;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
   readonly #serverFaults: FaultControl | undefined;
@@ -36,6 +37,7 @@ export class Scheduler {
   readonly #sentOps = new Set<string>();
   readonly #semaphoreBases: ReadonlySet<string>;
   readonly #recordBases: ReadonlyMap<string, ResourceRef>;
+  readonly #kindOf: (intent: number) => IntentKind | undefined;
 
   constructor(options: {
     random: Random;
@@ -48,7 +50,10 @@ export class Scheduler {
     serverFaults?: FaultControl;
     /** Other key bases whose records belong to a resource other than the Lock at that base. */
     recordBases?: ReadonlyMap<string, ResourceRef>;
+    /** The kind of an intent, for `mix.faultKinds` (absent: faults may meet every call). */
+    kindOf?: (intent: number) => IntentKind | undefined;
   }) {
+    this.#kindOf = options.kindOf ?? (() => undefined);
     this.#semaphoreBases = options.semaphoreBases ?? new Set();
     this.#recordBases = options.recordBases ?? new Map();
     this.#serverFaults = options.serverFaults;
@@ -58,8 +63,15 @@ export class Scheduler {
     this.#onRun = options.onRun;
   }
 
+  /** The number the next wrapped backend (the next client) gets. */
+  get nextClient(): number {
+    return this.#clients;
+  }
+
   /** A `Backend` for one client, whose script requests go through the adversary. */
   wrap(inner: Backend): Backend {
+    // Each wrapped backend is one client's: its runs are logged with its number.
+    const client = this.#clients++;
     return {
       kind: inner.kind,
       command: (args, signal) => {
@@ -67,7 +79,7 @@ export class Scheduler {
         if (this.#closed)
           return Promise.reject(new TransportError("world closed", { ambiguous: false }));
         if (call === null) return inner.command(args, signal);
-        return this.#deliver(inner, args, call, signal);
+        return this.#deliver(inner, args, call, signal, client);
       },
       // No `subscribe`: waiters poll, so every hand-off goes through scripts the oracle sees.
     };
@@ -88,13 +100,22 @@ export class Scheduler {
     args: readonly (string | number)[],
     call: ScriptCall,
     signal: AbortSignal,
+    client: number,
   ): Promise<unknown> {
     const intent = currentIntent();
+    const requestedAt = realNow();
+    const aimed = this.#aimedAt(intent);
     const slow =
-      this.#isSlow(intent) && !(this.#mix.slowSparesSettle && call.script === "engine/settle");
-    const fate = pickFate(this.#random, this.#mix, slow, this.#isFirstCopy(call));
+      aimed &&
+      this.#isSlow(intent, call.script) &&
+      !(this.#mix.slowSparesSettle && call.script === "engine/settle");
+    const fate: Fate = aimed
+      ? pickFate(this.#random, this.#mix, slow, this.#isFirstCopy(call))
+      : { kind: "normal" };
     const run = (copy: Execution["copy"], fault?: ServerFaultKind) =>
-      this.#track(this.#run(inner, args, call, intent, copy, signal, fault));
+      this.#track(
+        this.#run(inner, args, call, { intent, requestedAt }, copy, signal, client, fault),
+      );
     switch (fate.kind) {
       case "normal":
         return answer(run("normal"), signal);
@@ -107,7 +128,10 @@ export class Scheduler {
       }
       case "lost-response": {
         const ran = run("lost-response");
-        return fate.hang ? hang(signal) : ran.then(() => Promise.reject(lost()));
+        // Either way the request ends by its signal at the latest (a real one is aborted at its
+        // timeout): a copy queued behind others must not hold its caller past it.
+        if (fate.hang) return hang(signal);
+        return Promise.race([ran.then(() => Promise.reject(lost())), hang(signal)]);
       }
       case "server-fault":
         return answer(run("normal", fate.fault), signal);
@@ -122,12 +146,23 @@ export class Scheduler {
     return true;
   }
 
-  /** Decided once per intent, at its first request. */
-  #isSlow(intent: number | null): boolean {
+  /** Whether the call may meet faults at all (`mix.faultKinds`). */
+  #aimedAt(intent: number | null): boolean {
+    const kinds = this.#mix.faultKinds;
+    if (kinds === undefined) return true;
+    const kind = intent === null ? undefined : this.#kindOf(intent);
+    return kind !== undefined && kinds.includes(kind);
+  }
+
+  /** Decided once per intent, at its first request (by its script when the mix names some). */
+  #isSlow(intent: number | null, script: string): boolean {
     if (intent === null || !this.#mix.slowIntent) return false;
     let slow = this.#slow.get(intent);
-    if (slow === undefined)
-      this.#slow.set(intent, (slow = this.#random.chance(this.#mix.slowIntent)));
+    if (slow === undefined) {
+      const eligible = this.#mix.slowScripts?.includes(script) ?? true;
+      slow = eligible && this.#random.chance(this.#mix.slowIntent);
+      this.#slow.set(intent, slow);
+    }
     return slow;
   }
 
@@ -142,11 +177,13 @@ export class Scheduler {
     inner: Backend,
     args: readonly (string | number)[],
     call: ScriptCall,
-    intent: number | null,
+    { intent, requestedAt }: { intent: number | null; requestedAt: number },
     copy: Execution["copy"],
     signal: AbortSignal,
+    client: number,
     wanted?: ServerFaultKind,
   ): Promise<Ran> {
+    const queuedAt = realNow();
     const next = this.#chain.then(async () => {
       let fault = await this.#armServerFault(wanted, call, signal);
       const sentAt = realNow();
@@ -174,8 +211,9 @@ export class Scheduler {
         );
         touched = record === null ? [] : [record];
       }
-      for (const { key, kind } of touched) {
-        const { serverMs, state } = await probe(this.#probe, key, kind);
+      const probed = await probeAll(this.#probe, touched);
+      for (const [i, { key }] of touched.entries()) {
+        const { serverMs, state } = probed[i]!;
         this.#onRun({
           seq: this.#seq++,
           intent,
@@ -186,6 +224,8 @@ export class Scheduler {
           copy,
           // A copy the server faulted never showed its caller a reply.
           seen: (copy === "normal" || copy === "late") && !signal.aborted && fault === undefined,
+          queuedAt,
+          requestedAt,
           sentAt,
           doneAt,
           serverMs,
@@ -194,9 +234,52 @@ export class Scheduler {
           state,
           ...(fault === undefined ? {} : { serverFault: fault }),
           ...(call.subject === null ? {} : { subject: call.subject }),
+          ...(call.deadline === null ? {} : { deadline: call.deadline }),
+          client,
         });
       }
       return ran;
+    });
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * A fault of the world's own (a rollback, memory pressure): `fault` runs between two copies,
+   * none in flight, and each resource's state right after it is logged as a run of
+   * `world/<name>` with no intent, so the oracle's replay sees the state it left.
+   */
+  worldEvent(
+    name: string,
+    resources: readonly ResourceRef[],
+    fault: () => Promise<void>,
+  ): Promise<{ seq: number; at: number }> {
+    const next = this.#chain.then(async () => {
+      const sentAt = realNow();
+      await fault();
+      const doneAt = realNow();
+      const first = this.#seq;
+      const probed = await probeAll(this.#probe, resources);
+      for (const [i, { key }] of resources.entries()) {
+        const { serverMs, state } = probed[i]!;
+        this.#onRun({
+          seq: this.#seq++,
+          intent: null,
+          script: `world/${name}`,
+          command: "EVAL",
+          resource: key,
+          opId: null,
+          copy: "normal",
+          seen: false,
+          sentAt,
+          doneAt,
+          serverMs,
+          reply: null,
+          error: null,
+          state,
+        });
+      }
+      return { seq: first, at: doneAt };
     });
     this.#chain = next.catch(() => undefined);
     return next;

@@ -10,6 +10,11 @@ export interface ScriptCall {
   readonly opId: string | null;
   /** The first argument (an owner, a permit or waiter id, ...), when there is one. */
   readonly subject: string | null;
+  /**
+   * The latest server ms at which this copy may apply (the protocol prologue's deadline slot,
+   * fifth from the end of ARGV), for a call that carries an operation id; null otherwise.
+   */
+  readonly deadline: number | null;
 }
 
 export function parseScriptCall(args: readonly (string | number)[]): ScriptCall | null {
@@ -25,5 +30,12 @@ export function parseScriptCall(args: readonly (string | number)[]): ScriptCall 
     keys,
     opId: opKey === undefined ? null : opKey.slice(opKey.lastIndexOf(":op:") + 4),
     subject: first === undefined ? null : String(first),
+    deadline: opKey === undefined ? null : deadlineSlot(args),
   };
+}
+
+/** ARGV[#ARGV - 4] (protocol-prologue.lua): the last five slots are the engine's. */
+function deadlineSlot(args: readonly (string | number)[]): number | null {
+  const value = Number(args[args.length - 5]);
+  return Number.isFinite(value) ? value : null;
 }

@@ -14,7 +14,7 @@ const EXTRA_CALLS = 10;
  * latch, then read the count back and count down whatever did not land until it is open.
  */
 export const latchActivity: Activity = {
-  kind: "latch",
+  kind: "count-down-latch",
   weight: 1,
   async run(worker) {
     const { rng, world } = worker;

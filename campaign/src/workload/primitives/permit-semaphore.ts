@@ -6,7 +6,7 @@ import { acquireOptions, type Activity } from "./activity.ts";
  * fence is checked for order only (a fenced register fits one holder, not N).
  */
 export const permitSemaphoreActivity: Activity = {
-  kind: "permit-semaphore",
+  kind: "permit-expirable-semaphore",
   weight: 2,
   async run(worker) {
     const { rng, world, wc } = worker;
@@ -15,7 +15,7 @@ export const permitSemaphoreActivity: Activity = {
     const semaphore = wc.client.permitExpirableSemaphore(name);
     const options = acquireOptions(rng);
     await runSection(worker, {
-      primitive: "permit-semaphore",
+      primitive: "permit-expirable-semaphore",
       mode: "counted",
       resources: [resource],
       capacity: permits,

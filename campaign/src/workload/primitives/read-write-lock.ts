@@ -4,7 +4,7 @@ import { asHeld } from "./lock.ts";
 
 /** A ReadWriteLock's writer: exclusive, writes under its fence. */
 export const writeLockActivity: Activity = {
-  kind: "write-lock",
+  kind: "read-write-lock:write",
   weight: 1,
   async run(worker) {
     const { rng, world, wc } = worker;
@@ -13,7 +13,7 @@ export const writeLockActivity: Activity = {
     const lock = wc.client.readWriteLock(name).write;
     const options = acquireOptions(rng);
     await runSection(worker, {
-      primitive: "write-lock",
+      primitive: "read-write-lock:write",
       mode: "exclusive",
       resources: [resource],
       capacity: 1,
@@ -24,7 +24,7 @@ export const writeLockActivity: Activity = {
 
 /** A ReadWriteLock's reader: shares with readers, reads the resource's version at entry and exit. */
 export const readLockActivity: Activity = {
-  kind: "read-lock",
+  kind: "read-write-lock:read",
   weight: 2,
   async run(worker) {
     const { rng, world, wc } = worker;
@@ -33,7 +33,7 @@ export const readLockActivity: Activity = {
     const lock = wc.client.readWriteLock(name).read;
     const options = acquireOptions(rng);
     await runSection(worker, {
-      primitive: "read-lock",
+      primitive: "read-write-lock:read",
       mode: "shared",
       resources: [resource],
       capacity: 1,

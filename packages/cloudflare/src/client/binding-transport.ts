@@ -1,6 +1,5 @@
 import type { DurableObjectNamespaceLike } from "../cf-types.ts";
-import { KEEPER_PATH_PREFIX } from "../protocol.ts";
-import type { KeeperTransport } from "./transport.ts";
+import { KEEPER_PATH_PREFIX, type KeeperTransport } from "@edgelock/core/hand-over";
 
 /**
  * Talks to the `LeaseKeeper` through a Durable Object binding (same account, no public URL).

@@ -1,6 +1,7 @@
 import { hasBearer, unauthorized } from "../auth.ts";
 import type { DurableObjectStateLike } from "../cf-types.ts";
-import { redisFromEnv, type EdgelockEnv } from "../from-env.ts";
+import type { EdgelockEnv } from "@edgelock/core/hand-over";
+import { redisFromEnv } from "../from-env.ts";
 import { parseRequest } from "./parse-request.ts";
 import { redisOps, whyNotResumable, type RedisOps } from "./redis-ops.ts";
 import { heartbeat, keep, release, status, type Answer } from "./requests.ts";

@@ -1,13 +1,13 @@
 // The root entry, as redis-ops.ts: only the Durable Object side needs every kind's field checks.
 import { parseSerializedHold } from "@edgelock/core";
-import { checkKeepable } from "../keepable-hold.ts";
 import {
+  checkKeepable,
   KEEPER_OPS,
   KEEPER_PATH_PREFIX,
   type KeeperOp,
   type KeeperRequestBody,
-} from "../protocol.ts";
-import { checkMs, checkOptionalMs } from "../validate.ts";
+} from "@edgelock/core/hand-over";
+import { validateMs, validateOptionalMs } from "@edgelock/core/options";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
 
 export type Parsed =
@@ -32,11 +32,9 @@ export async function parseRequest(request: Request): Promise<Parsed> {
       lease: parseSerializedHold(body.lease, "lease") as KeeperRequestBody["lease"],
     };
     if (op === "keep") {
-      checkMs("maxHoldMs", body.maxHoldMs);
-      checkOptionalMs("heartbeatMs", body.heartbeatMs);
-      checkOptionalMs("leaseMs", body.leaseMs, 3);
-      if ((body.leaseMs ?? 0) > DEFAULT_LEASE_KEEPER.maxLeaseMs)
-        return { status: 400, error: `leaseMs: at most ${DEFAULT_LEASE_KEEPER.maxLeaseMs} ms` };
+      validateMs("maxHoldMs", body.maxHoldMs, { min: 1 });
+      validateOptionalMs("heartbeatMs", body.heartbeatMs, { min: 1 });
+      validateOptionalMs("leaseMs", body.leaseMs, { min: 3, max: DEFAULT_LEASE_KEEPER.maxLeaseMs });
     }
   } catch (error) {
     return { status: 400, error: error instanceof Error ? error.message : "invalid JSON body" };

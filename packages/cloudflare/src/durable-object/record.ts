@@ -1,6 +1,10 @@
-import { holdSummary } from "../hold-identity.ts";
-import type { KeepableHold } from "../keepable-hold.ts";
-import type { KeeperReason, KeeperState, KeeperStatus } from "../protocol.ts";
+import type {
+  KeepableHold,
+  KeeperReason,
+  KeeperState,
+  KeeperStatus,
+} from "@edgelock/core/hand-over";
+import { holdSummary } from "./kept-hold.ts";
 
 /** What the object stores about its one lease. All times are wall-clock epoch ms. */
 export interface KeptLease {

@@ -1,5 +1,10 @@
-import { createClient, type Keeper, type LockErrorCode } from "@edgelock/core";
-import type { KeepableHold } from "../keepable-hold.ts";
+import {
+  createClient,
+  DEFAULT_CLIENT_OPTIONS,
+  type Keeper,
+  type LockErrorCode,
+} from "@edgelock/core";
+import type { KeepableHold } from "@edgelock/core/hand-over";
 import type { KeptLease } from "./record.ts";
 
 export type RenewOutcome =
@@ -29,8 +34,8 @@ export function redisOps(redis: { url: string; token: string }) {
       redis,
       prefix: rec.lease.prefix,
       keeper: NO_KEEPER,
-      requestTimeoutMs: Math.min(5_000, third),
-      retryWindowMs: Math.min(10_000, third),
+      requestTimeoutMs: Math.min(DEFAULT_CLIENT_OPTIONS.requestTimeoutMs, third),
+      retryWindowMs: Math.min(DEFAULT_CLIENT_OPTIONS.retryWindowMs, third),
     });
     // A resumed view is provisional (its renewals and release reach the server whatever its
     // local deadline); the object tracks the real deadline itself.

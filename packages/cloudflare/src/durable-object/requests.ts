@@ -1,6 +1,9 @@
-import { sameHold } from "../hold-identity.ts";
-import type { KeepableHold } from "../keepable-hold.ts";
-import type { KeeperRequestBody, KeeperStatus } from "../protocol.ts";
+import {
+  sameHold,
+  type KeepableHold,
+  type KeeperRequestBody,
+  type KeeperStatus,
+} from "@edgelock/core/hand-over";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
 import { newRecord, statusOf } from "./record.ts";
 import type { RedisOps } from "./redis-ops.ts";

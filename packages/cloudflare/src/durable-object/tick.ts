@@ -1,4 +1,5 @@
-import { adoptVersions, sameHold } from "../hold-identity.ts";
+import { sameHold } from "@edgelock/core/hand-over";
+import { adoptVersions } from "./kept-hold.ts";
 import { DEFAULT_LEASE_KEEPER } from "./defaults.ts";
 import { missedHeartbeat, nextWake, type KeptLease } from "./record.ts";
 import type { RedisOps } from "./redis-ops.ts";

@@ -1,6 +1,6 @@
+import { budgetKeeper, type BudgetKeeperOptions } from "@edgelock/core/hand-over";
 import type { Keeper } from "@edgelock/core/lock";
-import { checkMs } from "../validate.ts";
-import { budgetKeeper, type BudgetKeeperOptions } from "./budget-keeper.ts";
+import { validateMs } from "@edgelock/core/options";
 
 /** Options of `waitUntilKeeper`. */
 export interface WaitUntilKeeperOptions extends Omit<BudgetKeeperOptions, "stopAt"> {
@@ -24,9 +24,10 @@ export const DEFAULT_WAIT_UNTIL_KEEPER = Object.freeze({ budgetMs: 20_000 });
  * const edgelock = createClient({ redis, keeper: waitUntilKeeper({ waitUntil, handoff: { keeper: keeperFromEnv(env), maxHoldMs: 600_000 } }) });
  */
 export function waitUntilKeeper(options: WaitUntilKeeperOptions): Keeper {
-  const budgetMs = checkMs(
+  const budgetMs = validateMs(
     "options.budgetMs",
     options.budgetMs ?? DEFAULT_WAIT_UNTIL_KEEPER.budgetMs,
+    { min: 1 },
   );
   return budgetKeeper({ ...options, stopAt: (startedAt) => startedAt + budgetMs });
 }

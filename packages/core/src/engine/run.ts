@@ -1,8 +1,9 @@
 import { isClusterRefusal, ReplyError, TransportError } from "../backend/backend.ts";
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { AbortedError, BackendError } from "../errors.ts";
 import { opRecordKey } from "../keys.ts";
 import { quarantineKeyFor } from "../quarantine/quarantine.ts";
+import { testSeams } from "../test-seams.ts";
 import { now } from "./clock.ts";
 import { backoff, evalScript, once } from "./eval-script.ts";
 import { giveUp } from "./give-up.ts";
@@ -164,7 +165,7 @@ async function operation<S extends ManifestScript>(
   for (let attempt = 1; ; attempt++) {
     if (call.signal?.aborted) throw new AbortedError(what, call.signal.reason);
     const sentAt = now();
-    const seen = q.ms > 0 ? ctx.grantEpochs.seen(engineKeys[1]!) : 0;
+    const seen = q.ms > 0 && !testSeams.ignoreRollback ? ctx.grantEpochs.seen(engineKeys[1]!) : 0;
     const tail = [op.deadline, ctx.recordMarginMs, q.ms, q.sentinelTtlMs, seen];
     const evalCall = { operation: what, keys: [...keys, ...engineKeys], args: [...args, ...tail] };
     let raw: unknown;

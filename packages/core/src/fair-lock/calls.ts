@@ -3,10 +3,10 @@ import { latestDeadline } from "../engine/server-clocks.ts";
 import type { Operation } from "../engine/operation.ts";
 import { opRecordKey } from "../keys.ts";
 import { lockInfo, type AcquireReply, type LockInfo } from "../lock/codec.ts";
-import type { ExtendParams, ExtendResult, LockOps } from "../lock/flavor.ts";
-import type { AcquireParams, LockRef } from "../lock/ops.ts";
+import type { ExtendParams, ExtendResult, LockCalls } from "../lock/lock-shape.ts";
+import type { AcquireParams, LockRef } from "../lock/lock-ref.ts";
 import { decodeRenewal } from "../lease/ordered-renewal.ts";
-import { queueKeys } from "../lock/calls.ts";
+import { queueKeys, queuedAcquireArgs, queuedReleaseArgs, renewalArgs } from "../lock/calls.ts";
 import { decodeQueuedAcquire } from "./codec.ts";
 import {
   abandonScript,
@@ -19,7 +19,7 @@ import {
 
 // The fair lock's script calls, each through the engine's one entry (keys and args by name, the
 // protocol's slots added by the engine); the Lock's holds and acquire loop call them through
-// `fairLockOps`.
+// `fairLockCalls`.
 
 const what = (ref: LockRef, operation: string) => `fair ${operation} "${ref.name}"`;
 
@@ -31,14 +31,7 @@ async function acquire(
   const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
     keys: { ...queueKeys(keys), stats: keys.stats },
-    args: {
-      owner: ref.owner,
-      leaseMs: p.leaseMs,
-      queue: p.queue ? 1 : 0,
-      returnWithinMs: p.returnWithinMs,
-      fenceTtlMs: ctx.fenceTtlMs,
-      channelPrefix: keys.channelPrefix,
-    },
+    args: queuedAcquireArgs(ref, p),
     op: p.op,
     budgetMs: p.budgetMs,
     signal: p.signal,
@@ -51,13 +44,7 @@ async function release(ref: LockRef, fence: number, op: Operation) {
   const { reply } = await run(ctx, releaseScript, {
     what: what(ref, "release"),
     keys: { ...queueKeys(keys), stats: keys.stats },
-    args: {
-      owner: ref.owner,
-      fence: String(fence),
-      fenceTtlMs: ctx.fenceTtlMs,
-      channelPrefix: keys.channelPrefix,
-      statsTtlMs: ctx.statsTtlMs,
-    },
+    args: queuedReleaseArgs(ref, fence),
     op,
   });
   return { released: reply.status === 1, remaining: reply.remaining };
@@ -75,7 +62,7 @@ export async function extendFairLayout(
   const { reply, sentAt } = await run(ref.ctx, extendScript, {
     what: what(ref, "extend"),
     keys: { lock: lockKey },
-    args: { owner: ref.owner, fence: String(p.fence), version: p.version, leaseMs: p.leaseMs },
+    args: renewalArgs(ref, p),
     op: p.op,
     budgetMs: p.budgetMs,
     signal: p.signal,
@@ -121,7 +108,7 @@ async function forceUnlock(ref: LockRef, op: Operation): Promise<boolean> {
 }
 
 /** The fair lock's scripts, run by the Lock's machinery (holds, leases, acquire loop, resume). */
-export const fairLockOps: LockOps = Object.freeze<LockOps>({
+export const fairLockCalls: LockCalls = Object.freeze<LockCalls>({
   serializedAs: { kind: "fair-lock" } as const,
   // Its grant_head publishes each grant, and its extend claims an unclaimed one: enter on the message.
   grantPush: "enter",

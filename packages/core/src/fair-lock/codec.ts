@@ -1,5 +1,5 @@
 import type { ReplyOf } from "../engine/manifest.ts";
-import { quarantineHint, type AcquireReply } from "../lock/codec.ts";
+import { decodeGrant, type AcquireReply } from "../lock/codec.ts";
 import type { acquireScript } from "./scripts.generated.ts";
 
 /**
@@ -10,11 +10,8 @@ export type QueuedAcquireReply = ReplyOf<typeof acquireScript>;
 
 /** Decodes a fair-layout acquire reply (the engine took the server time off). */
 export function decodeQueuedAcquire(r: QueuedAcquireReply, serverMs: number): AcquireReply {
-  if (r.status === 1 || r.status === 2) {
-    const status = r.status === 1 ? "granted" : "reentered";
-    return { status, fence: r.fence, count: r.count, pttl: r.pttl, version: r.version };
-  }
-  if (r.status === -3) return { status: "busy", hint: quarantineHint(r.pttl) };
+  const grant = decodeGrant(r);
+  if (grant) return grant;
   return {
     status: "busy",
     hint: {

@@ -1,5 +1,5 @@
 import { ReplyError, TransportError } from "../backend/backend.ts";
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
 import { linkedSignal, sleep } from "../engine/sleep.ts";
 import { AbortedError, BackendError } from "../errors.ts";

@@ -1,5 +1,5 @@
--- Read-only snapshot of the keys of one name, in one request. Every describe part (one per
--- primitive, in parts/) says which keys to read and how, so this one script serves them all.
+-- Read-only snapshot of the keys of one name, in one request. Every kind's inspection (one per
+-- primitive, in kinds/) says which keys to read and how, so this one script serves them all.
 -- All keys of one name share its hash tag (one cluster slot). It writes nothing.
 -- KEYS[i]    a key of the name
 -- ARGV[1]    cap: the most members (or fields) returned per key

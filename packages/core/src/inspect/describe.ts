@@ -1,15 +1,15 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { evalScript } from "../engine/eval-script.ts";
 import { BackendError, OutcomeUnknownError } from "../errors.ts";
 import { maskId } from "../ids.ts";
-import type { DescribePart, View } from "./parts/part.ts";
+import type { KindInspection, View } from "./kinds/kind-inspection.ts";
 import { encodeOp, num, Reads } from "./reads.ts";
 import { describeScript } from "./scripts.generated.ts";
 import type { Description } from "./types.ts";
 
 /** What one `describe.lua` call read for one part. */
 export interface PartReads {
-  readonly part: DescribePart;
+  readonly part: KindInspection;
   readonly reads: Reads;
   /** Whether any of the part's primary keys exists. */
   readonly present: boolean;
@@ -22,7 +22,7 @@ export interface PartReads {
 export async function readParts(
   ctx: ClientContext,
   name: string,
-  parts: readonly DescribePart[],
+  parts: readonly KindInspection[],
   limit: number,
   signal?: AbortSignal,
 ): Promise<PartReads[]> {

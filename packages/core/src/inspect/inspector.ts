@@ -12,7 +12,7 @@ import {
   resolveListAll,
   validateKind,
 } from "./options.ts";
-import { DESCRIBE_PARTS } from "./parts/registry.ts";
+import { KIND_INSPECTIONS } from "./kinds/all-kinds.ts";
 import { mapLimit } from "./map-limit.ts";
 import type {
   Description,
@@ -69,12 +69,12 @@ export function inspect(client: EdgelockClient): Inspector {
     throw new InvalidArgumentError("client", "must be a client made by createClient()");
   }
   const ctx = client.context;
-  const parse = keyParser(ctx.prefix, DESCRIBE_PARTS);
-  const partOf = (kind: InspectKind) => DESCRIBE_PARTS.find((p) => p.kind === kind);
+  const parse = keyParser(ctx.prefix, KIND_INSPECTIONS);
+  const partOf = (kind: InspectKind) => KIND_INSPECTIONS.find((p) => p.kind === kind);
 
   const inspector: Inspector = {
     prefix: ctx.prefix,
-    unlockableKinds: DESCRIBE_PARTS.filter((p) => p.forceUnlock !== undefined).map((p) => p.kind),
+    unlockableKinds: KIND_INSPECTIONS.filter((p) => p.forceUnlock !== undefined).map((p) => p.kind),
     async list(options) {
       return listPage(ctx, parse, {
         ...resolveList(options),
@@ -113,7 +113,7 @@ export function inspect(client: EdgelockClient): Inspector {
       const o = resolveDescribe(options);
       const kind = o.kind;
       const parts =
-        kind === undefined ? DESCRIBE_PARTS : DESCRIBE_PARTS.filter((p) => p.kind === kind);
+        kind === undefined ? KIND_INSPECTIONS : KIND_INSPECTIONS.filter((p) => p.kind === kind);
       const found = (await readParts(ctx, name, parts, o.limit)).find((r) => r.present);
       return found ? toDescription(name, found, makeView(o.revealOwners, o.limit)) : null;
     },

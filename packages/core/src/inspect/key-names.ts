@@ -1,5 +1,5 @@
 import { hashTag, keyBase, unescapeName } from "../keys.ts";
-import type { DescribePart } from "./parts/part.ts";
+import type { KindInspection } from "./kinds/kind-inspection.ts";
 import type { ListEntry } from "./types.ts";
 
 /** A name's key part (`:lock`, `:sem:q`, …) that shows a kind lives there, and that kind. */
@@ -15,7 +15,7 @@ interface Suffix {
  */
 export function keyParser(
   prefix: string,
-  parts: readonly DescribePart[],
+  parts: readonly KindInspection[],
 ): (key: string) => ListEntry | null {
   const sample = "x";
   const base = keyBase(prefix, sample);

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { BackendError } from "../errors.ts";
 import { KEY_SCHEMA_VERSION } from "../keys.ts";
 import { readCommand } from "./command.ts";

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors.ts";
 import { validateInteger, validateObject } from "../validate.ts";
 import { globToRegExp } from "./glob.ts";
-import { DESCRIBE_PARTS } from "./parts/registry.ts";
+import { KIND_INSPECTIONS } from "./kinds/all-kinds.ts";
 import type { DescribeOptions, InspectKind, ListAllOptions, ListOptions } from "./types.ts";
 
 export const DEFAULT_INSPECT_OPTIONS = Object.freeze({
@@ -74,7 +74,7 @@ export function resolveDescribe(options: unknown) {
 }
 
 export function validateKind(argument: string, kind: unknown): InspectKind {
-  const kinds = DESCRIBE_PARTS.map((p) => p.kind);
+  const kinds = KIND_INSPECTIONS.map((p) => p.kind);
   if (!kinds.includes(kind as InspectKind))
     throw new InvalidArgumentError(
       argument,

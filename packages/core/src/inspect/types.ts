@@ -3,7 +3,7 @@
  * release or extend it), so every owner is masked with `maskId` unless `revealOwners` is asked for.
  */
 
-/** The kinds of state a name can hold; one describe part per kind (see `parts/`). */
+/** The kinds of state a name can hold; one `KindInspection` per kind (see `kinds/`). */
 export type InspectKind =
   | "lock"
   | "fair-lock"

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { latchKeys } from "../keys.ts";
 import {
   validateInteger,
@@ -8,7 +8,7 @@ import {
   validateSignal,
 } from "../validate.ts";
 import { waitLoop } from "../wait/wait-loop.ts";
-import { countDownOnce, getCountOnce, trySetCountOnce, type LatchRef } from "./ops.ts";
+import { runCountDown, runGetCount, runTrySetCount, type LatchRef } from "./calls.ts";
 import { DEFAULT_LATCH_OPTIONS, type LatchAwaitOptions, type TrySetCountOptions } from "./types.ts";
 
 /** Largest count accepted. */
@@ -40,7 +40,7 @@ export class CountDownLatch {
     validateInteger("count", count, 1, MAX_LATCH_COUNT);
     const o = validateObject("options", options) as TrySetCountOptions;
     const ttlMs = validateMs("options.ttlMs", o.ttlMs ?? DEFAULT_LATCH_OPTIONS.ttlMs, { min: 1 });
-    return trySetCountOnce(this.#ref, count, ttlMs);
+    return runTrySetCount(this.#ref, count, ttlMs);
   }
 
   /**
@@ -51,12 +51,12 @@ export class CountDownLatch {
    * @throws OutcomeUnknownError only when even the settle failed, once no copy can still apply.
    */
   async countDown(): Promise<number> {
-    return (await countDownOnce(this.#ref)).remaining;
+    return (await runCountDown(this.#ref)).remaining;
   }
 
   /** The current count; 0 when open (never set, counted down, or expired). */
   async getCount(): Promise<number> {
-    return getCountOnce(this.#ref);
+    return runGetCount(this.#ref);
   }
 
   /**
@@ -78,7 +78,7 @@ export class CountDownLatch {
       emit: ref.ctx.emit,
       // Nobody queues on a latch: every poll is a read, and there is nothing to leave.
       attempt: async (_queue, _returnWithinMs, deadline) =>
-        (await getCountOnce(ref, signal, deadline)) === 0
+        (await runGetCount(ref, signal, deadline)) === 0
           ? { granted: true as const }
           : { busy: { remainingLeaseMs: 0, position: 0, meanHoldMs: 0, holdAgeMs: 0 } },
       leave: () => undefined,

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
 import { LeaseState } from "./lease-state.ts";
 import { keepRenewing, type Renewable } from "./renewal.ts";

@@ -14,6 +14,8 @@ export class LeaseState {
   /** From the last confirmation. */
   #confirmed: number;
   /** What each renewal whose outcome is not known yet may have set: the earliest counts. */
+  /** When the lease was lost (monotonic ms); a lost lease's deadline is never later. */
+  #lostAt = Infinity;
   readonly #unresolved = new Set<{ readonly bound: number }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #ended = false;
@@ -42,7 +44,7 @@ export class LeaseState {
    * or earlier, what a renewal still in doubt may have set (it may shorten the lease).
    */
   get deadline(): number {
-    let deadline = this.#confirmed;
+    let deadline = Math.min(this.#confirmed, this.#lostAt);
     for (const { bound } of this.#unresolved) deadline = Math.min(deadline, bound);
     return deadline;
   }
@@ -71,6 +73,9 @@ export class LeaseState {
    * holder sent before it carried an older version, so none of them can apply any more.
    */
   renewed(sentAt: number, leaseMs: number): void {
+    // A lost lease stays lost: a renewal answered after the loss (its bound had passed) must not
+    // put back the longer lease an earlier confirmation set, which `toJSON()` would then carry.
+    if (this.#ended) return;
     this.#unresolved.clear();
     this.confirm(sentAt, leaseMs);
   }
@@ -94,6 +99,7 @@ export class LeaseState {
 
   lose(reason: LeaseLossReason, cause?: unknown): void {
     if (this.#ended) return;
+    this.#lostAt = now();
     this.#end();
     const error = new LeaseLostError(
       this.#name,

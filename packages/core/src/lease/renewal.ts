@@ -42,7 +42,7 @@ export function keepRenewing(keeper: Keeper, target: Renewable, stop: AbortSigna
       intervalMs: Math.max(1, Math.floor(target.leaseMs() / 3)),
       signal: stop,
       lease: () => target.serialize(),
-      renew: () => renewOnce(target, stop),
+      renew: () => keeperRenewal(target, stop),
       handedOver: () => {
         target.lease.deadlineReason = "taken-over";
       },
@@ -106,7 +106,10 @@ export async function keptOrGivenBack(
  * only for what is left (and the deadline then reports "max-hold"); a renewal that finds the hold
  * gone loses the lease at once; a confirmed one moves the local deadline.
  */
-export async function renewOnce(target: Renewable, stop: AbortSignal): Promise<"renewed" | "stop"> {
+export async function keeperRenewal(
+  target: Renewable,
+  stop: AbortSignal,
+): Promise<"renewed" | "stop"> {
   const { lease } = target;
   if (!lease.active) return "stop";
   const full = target.leaseMs();

@@ -3,38 +3,13 @@ import { newOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { maskId } from "../ids.ts";
 import { keptOrGivenBack } from "../lease/renewal.ts";
-import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
-import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
+import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
 import { waitLoop, type AttemptOutcome, type ServerHint } from "../wait/wait-loop.ts";
 import { HeldLockView } from "./held-lock.ts";
-import { Hold } from "./hold.ts";
-import { opsOf } from "./flavor.ts";
+import { Hold } from "./hold-state.ts";
+import { callsOf } from "./calls.ts";
 import { beginAcquire, lockWake } from "./push-grant.ts";
-import type { LockRef } from "./ops.ts";
-import type { AcquireOptions } from "./types.ts";
-
-export interface ResolvedAcquire {
-  readonly waitMs: number;
-  readonly leaseMs: number;
-  readonly keepAlive: boolean;
-  readonly maxHoldMs: number | undefined;
-  readonly signal: AbortSignal | undefined;
-}
-
-export function resolveAcquireOptions(
-  ref: LockRef,
-  options: unknown,
-  defaults: { waitMs: number },
-): ResolvedAcquire {
-  const o = validateObject("options", options) as AcquireOptions;
-  const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? defaults.waitMs;
-  const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });
-  const maxHoldMs = validateOptionalMs("options.maxHoldMs", o.maxHoldMs, { min: 1 });
-  const signal = validateSignal("options.signal", o.signal);
-  if (fixed !== undefined) checkLeaseWithinQuarantine(ref.ctx, "options.leaseMs", fixed);
-  const leaseMs = fixed ?? Math.min(ref.ctx.leaseMs, maxHoldMs ?? Infinity);
-  return { waitMs, leaseMs, keepAlive: fixed === undefined, maxHoldMs, signal };
-}
+import type { LockRef } from "./lock-ref.ts";
 
 /**
  * Acquire with waiting. Each attempt is a fresh operation, whose copies may apply only while the
@@ -46,7 +21,7 @@ export function resolveAcquireOptions(
 export async function acquireLock(
   ref: LockRef,
   holds: Map<number, Hold>,
-  opts: ResolvedAcquire,
+  opts: ResolvedHoldOptions,
 ): Promise<AcquireLockResult> {
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire "${ref.name}"`, opts.signal.reason);
@@ -55,7 +30,7 @@ export async function acquireLock(
   const abandon = (op: Operation | undefined) =>
     op &&
     ctx.background(
-      opsOf(ref)
+      callsOf(ref)
         .abandon(ref, op)
         .then((releasedSomething) =>
           ctx.emit({ type: "abandoned", name: ref.name, releasedSomething }),
@@ -69,7 +44,7 @@ export async function acquireLock(
     const op = (lastOp = newOperation());
     const waitLeft = Math.max(0, startedAt + opts.waitMs - now());
     try {
-      const { reply, sentAt } = await opsOf(ref).acquire(ref, {
+      const { reply, sentAt } = await callsOf(ref).acquire(ref, {
         leaseMs: opts.leaseMs,
         queue,
         returnWithinMs,
@@ -153,7 +128,7 @@ interface Granted {
 function adopt(
   ref: LockRef,
   holds: Map<number, Hold>,
-  opts: ResolvedAcquire,
+  opts: ResolvedHoldOptions,
   grant: { fence: number; sentAt: number; pttl: number; version: number },
 ): HeldLockView {
   const existing = holds.get(grant.fence);

@@ -4,8 +4,8 @@ import { decodeRenewal } from "../lease/ordered-renewal.ts";
 import type { Operation } from "../engine/operation.ts";
 import type { LockKeys } from "../keys.ts";
 import { lockInfo, decodeLockAcquire, type AcquireReply, type LockInfo } from "./codec.ts";
-import type { ExtendParams, ExtendResult } from "./flavor.ts";
-import type { AcquireParams, LockRef } from "./ops.ts";
+import type { ExtendParams, ExtendResult, LockCalls } from "./lock-shape.ts";
+import type { AcquireParams, LockRef } from "./lock-ref.ts";
 import {
   abandonScript,
   acquireScript,
@@ -26,7 +26,38 @@ export function queueKeys(keys: LockKeys) {
   return { lock: keys.lock, fence: keys.fence, queue: keys.queue, deadlines: keys.queueDeadlines };
 }
 
-export async function acquireOnce(
+/**
+ * The args every queued lock's acquire takes (the Lock's, the fair lock's, the write side's); the
+ * Lock's adds its claim window.
+ */
+export function queuedAcquireArgs(ref: LockRef, p: AcquireParams) {
+  return {
+    owner: ref.owner,
+    leaseMs: p.leaseMs,
+    queue: p.queue ? 1 : 0,
+    returnWithinMs: p.returnWithinMs,
+    fenceTtlMs: ref.ctx.fenceTtlMs,
+    channelPrefix: ref.keys.channelPrefix,
+  };
+}
+
+/** The args every queued lock's release takes (the Lock's adds its claim window). */
+export function queuedReleaseArgs(ref: LockRef, fence: number) {
+  return {
+    owner: ref.owner,
+    fence: String(fence),
+    fenceTtlMs: ref.ctx.fenceTtlMs,
+    channelPrefix: ref.keys.channelPrefix,
+    statsTtlMs: ref.ctx.statsTtlMs,
+  };
+}
+
+/** The args of every versioned renewal (the Lock's extend, the fair layout's, a reader's). */
+export function renewalArgs(ref: LockRef, p: ExtendParams) {
+  return { owner: ref.owner, fence: String(p.fence), version: p.version, leaseMs: p.leaseMs };
+}
+
+export async function runAcquire(
   ref: LockRef,
   p: AcquireParams,
 ): Promise<{ reply: AcquireReply; sentAt: number }> {
@@ -34,15 +65,7 @@ export async function acquireOnce(
   const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
     keys: { ...queueKeys(keys), stats: keys.stats },
-    args: {
-      owner: ref.owner,
-      leaseMs: p.leaseMs,
-      queue: p.queue ? 1 : 0,
-      returnWithinMs: p.returnWithinMs,
-      claimMs: ctx.claimWindowMs,
-      fenceTtlMs: ctx.fenceTtlMs,
-      channelPrefix: keys.channelPrefix,
-    },
+    args: { ...queuedAcquireArgs(ref, p), claimMs: ctx.claimWindowMs },
     op: p.op,
     budgetMs: p.budgetMs,
     signal: p.signal,
@@ -50,29 +73,22 @@ export async function acquireOnce(
   return { reply: decodeLockAcquire(reply, serverMs), sentAt };
 }
 
-export async function releaseOnce(ref: LockRef, fence: number, op: Operation) {
+export async function runRelease(ref: LockRef, fence: number, op: Operation) {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, releaseScript, {
     what: what(ref, "release"),
     keys: { ...queueKeys(keys), stats: keys.stats },
-    args: {
-      owner: ref.owner,
-      fence: String(fence),
-      claimMs: ctx.claimWindowMs,
-      fenceTtlMs: ctx.fenceTtlMs,
-      channelPrefix: keys.channelPrefix,
-      statsTtlMs: ctx.statsTtlMs,
-    },
+    args: { ...queuedReleaseArgs(ref, fence), claimMs: ctx.claimWindowMs },
     op,
   });
   return { released: reply.status === 1, remaining: reply.remaining };
 }
 
-export async function extendOnce(ref: LockRef, p: ExtendParams): Promise<ExtendResult> {
+export async function runExtend(ref: LockRef, p: ExtendParams): Promise<ExtendResult> {
   const { reply, sentAt } = await run(ref.ctx, extendScript, {
     what: what(ref, "extend"),
     keys: { lock: ref.keys.lock },
-    args: { owner: ref.owner, fence: String(p.fence), version: p.version, leaseMs: p.leaseMs },
+    args: renewalArgs(ref, p),
     op: p.op,
     budgetMs: p.budgetMs,
     signal: p.signal,
@@ -84,7 +100,7 @@ export async function extendOnce(ref: LockRef, p: ExtendParams): Promise<ExtendR
  * Leaves the queue and undoes whatever `op` may have taken; its copies then do nothing. Safe to
  * repeat. Without the operation's deadline (never sent), the latest any copy could carry stands in.
  */
-export async function abandonOnce(ref: LockRef, op: Operation): Promise<boolean> {
+export async function runAbandon(ref: LockRef, op: Operation): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, abandonScript, {
     what: what(ref, "abandon"),
@@ -101,7 +117,7 @@ export async function abandonOnce(ref: LockRef, op: Operation): Promise<boolean>
   return reply.status === 1;
 }
 
-export async function inspectOnce(ref: LockRef): Promise<LockInfo> {
+export async function runInspect(ref: LockRef): Promise<LockInfo> {
   const { reply } = await run(ref.ctx, inspectScript, {
     what: what(ref, "inspect"),
     keys: { lock: ref.keys.lock, queue: ref.keys.queue },
@@ -111,7 +127,7 @@ export async function inspectOnce(ref: LockRef): Promise<LockInfo> {
   return lockInfo(reply);
 }
 
-export async function forceUnlockOnce(ref: LockRef, op: Operation): Promise<boolean> {
+export async function runForceUnlock(ref: LockRef, op: Operation): Promise<boolean> {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, forceUnlockScript, {
     what: what(ref, "forceUnlock"),
@@ -124,4 +140,21 @@ export async function forceUnlockOnce(ref: LockRef, op: Operation): Promise<bool
     op,
   });
   return reply.status === 1;
+}
+
+/** The reentrant Lock's own scripts, on the operation protocol. */
+export const lockCalls: LockCalls = Object.freeze({
+  serializedAs: { kind: "lock" } as const,
+  grantPush: "enter",
+  acquire: runAcquire,
+  release: runRelease,
+  extend: runExtend,
+  abandon: runAbandon,
+  inspect: runInspect,
+  forceUnlock: runForceUnlock,
+});
+
+/** The script calls behind `ref`: a fair or read-write lock's when it brings its own. */
+export function callsOf(ref: LockRef): LockCalls {
+  return ref.calls ?? lockCalls;
 }

@@ -28,16 +28,33 @@ export type AcquireReply =
   | { readonly status: "busy"; readonly hint: ServerHint }
   | { readonly status: "abandoned" };
 
-/** The Lock's own acquire reply (by name, through the engine, which took the server time off). */
-export function decodeLockAcquire(
-  r: ReplyOf<typeof acquireScript>,
-  serverMs: number,
-): AcquireReply {
+/**
+ * What every lock-shaped acquire answers alike (the Lock's, the fair lock's, both read-write
+ * sides'): granted (1), reentered (2), refused by the restart quarantine (-3); `undefined` for a
+ * busy answer, whose hint each script words its own way.
+ */
+export function decodeGrant(r: {
+  readonly status: number;
+  readonly fence: number;
+  readonly count: number;
+  readonly pttl: number;
+  readonly version: number;
+}): AcquireReply | undefined {
   if (r.status === 1 || r.status === 2) {
     const status = r.status === 1 ? "granted" : "reentered";
     return { status, fence: r.fence, count: r.count, pttl: r.pttl, version: r.version };
   }
   if (r.status === -3) return { status: "busy", hint: quarantineHint(r.pttl) };
+  return undefined;
+}
+
+/** The Lock's own acquire reply (by name, through the engine, which took the server time off). */
+export function decodeLockAcquire(
+  r: ReplyOf<typeof acquireScript>,
+  serverMs: number,
+): AcquireReply {
+  const grant = decodeGrant(r);
+  if (grant) return grant;
   return {
     status: "busy",
     hint: {

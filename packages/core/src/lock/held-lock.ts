@@ -3,8 +3,8 @@ import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import type { Hold } from "./hold.ts";
-import { opsOf } from "./flavor.ts";
+import type { Hold } from "./hold-state.ts";
+import { callsOf } from "./calls.ts";
 import type { HeldLock, SerializedLease } from "./types.ts";
 
 /** One hold, as the caller sees it. Nested holds of one acquisition share a `Hold`. */
@@ -46,7 +46,7 @@ export class HeldLockView implements HeldLock {
     }
     let result: { released: boolean; remaining: number };
     try {
-      result = await opsOf(hold.ref).release(hold.ref, hold.fence, newOperation());
+      result = await callsOf(hold.ref).release(hold.ref, hold.fence, newOperation());
     } catch (error) {
       // Unknown outcome: the lease will run out on its own; the holder must not believe it holds.
       hold.lease.lose("release-failed", error);

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
 import { newOperation } from "../engine/operation.ts";
 import { AcquireTimeoutError } from "../errors.ts";
@@ -8,11 +8,13 @@ import { checkLockFields } from "../serialized-hold/lock-fields.ts";
 import { parseHoldFor } from "../serialized-hold/parse-for.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction } from "../validate.ts";
-import { acquireLock, resolveAcquireOptions } from "./acquire.ts";
+import { resolveHoldOptions } from "../lease/hold-options.ts";
+import { acquireLock } from "./acquire.ts";
 import { HeldLockView } from "./held-lock.ts";
-import { Hold } from "./hold.ts";
-import { opsOf, type LockFlavor } from "./flavor.ts";
-import type { LockRef } from "./ops.ts";
+import { Hold } from "./hold-state.ts";
+import { callsOf } from "./calls.ts";
+import type { LockShape } from "./lock-shape.ts";
+import type { LockRef } from "./lock-ref.ts";
 import type { AcquireOptions, HeldLock, SerializedLease } from "./types.ts";
 
 /**
@@ -24,10 +26,10 @@ export class Lock {
   readonly #ref: LockRef;
   readonly #holds = new Map<number, Hold>();
 
-  /** @internal use `client.lock(name)`; `flavor` lets a lock-shaped primitive run its own scripts */
-  constructor(ctx: ClientContext, name: string, owner: string, flavor?: LockFlavor) {
-    this.#ref = flavor
-      ? { ctx, name, owner, keys: flavor.keys, ops: flavor.ops }
+  /** @internal use `client.lock(name)`; `shape` lets a lock-shaped primitive run its own scripts */
+  constructor(ctx: ClientContext, name: string, owner: string, shape?: LockShape) {
+    this.#ref = shape
+      ? { ctx, name, owner, keys: shape.keys, calls: shape.calls }
       : { ctx, name, owner, keys: lockKeys(ctx.prefix, name) };
   }
 
@@ -43,7 +45,7 @@ export class Lock {
    * await using held = await edgelock.lock("orders:42").acquire({ waitMs: 5_000 });
    */
   async acquire(options?: AcquireOptions): Promise<HeldLock> {
-    const opts = resolveAcquireOptions(this.#ref, options, { waitMs: 0 });
+    const opts = resolveHoldOptions(options, this.#ref.ctx, { waitMs: 0 });
     const { held, attempts, waitedMs, hint } = await acquireLock(this.#ref, this.#holds, opts);
     if (held) return held;
     throw new AcquireTimeoutError(this.name, Math.round(waitedMs), attempts, hint);
@@ -59,7 +61,7 @@ export class Lock {
    * if (held === null) return new Response("busy", { status: 409 });
    */
   async tryAcquire(options?: AcquireOptions): Promise<HeldLock | null> {
-    const opts = resolveAcquireOptions(this.#ref, options, { waitMs: 0 });
+    const opts = resolveHoldOptions(options, this.#ref.ctx, { waitMs: 0 });
     return (await acquireLock(this.#ref, this.#holds, opts)).held;
   }
 
@@ -77,23 +79,23 @@ export class Lock {
   }
 
   async isLocked(): Promise<boolean> {
-    return (await opsOf(this.#ref).inspect(this.#ref)).locked;
+    return (await callsOf(this.#ref).inspect(this.#ref)).locked;
   }
 
   /** Holds of this handle's owner (0 when it does not hold the lock). */
   async holdCount(): Promise<number> {
-    return (await opsOf(this.#ref).inspect(this.#ref)).mine;
+    return (await callsOf(this.#ref).inspect(this.#ref)).mine;
   }
 
   /** Remaining lease of whoever holds the lock, ms; 0 when it is free. */
   async remainingMs(): Promise<number> {
-    const info = await opsOf(this.#ref).inspect(this.#ref);
+    const info = await callsOf(this.#ref).inspect(this.#ref);
     return info.locked ? info.pttl : 0;
   }
 
   /** Deletes the lock whoever holds it (an operator's tool; the holder's signal aborts at its next renewal). */
   async forceUnlock(): Promise<boolean> {
-    return opsOf(this.#ref).forceUnlock(this.#ref, newOperation());
+    return callsOf(this.#ref).forceUnlock(this.#ref, newOperation());
   }
 
   /**
@@ -106,7 +108,7 @@ export class Lock {
    */
   resume(lease: SerializedLease): HeldLock {
     const { ctx } = this.#ref;
-    const want = { ...opsOf(this.#ref).serializedAs, prefix: ctx.prefix, name: this.name };
+    const want = { ...callsOf(this.#ref).serializedAs, prefix: ctx.prefix, name: this.name };
     const parsed = parseHoldFor(lease, "lease", want, checkLockFields);
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
     const hold = new Hold(

@@ -1,10 +1,10 @@
 import { now } from "../engine/clock.ts";
 import { grantSubscribe } from "../wait/shared-grant-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
-import { opsOf } from "./flavor.ts";
+import { callsOf } from "./calls.ts";
 import type { HeldLockView } from "./held-lock.ts";
-import type { Hold } from "./hold.ts";
-import type { LockRef } from "./ops.ts";
+import type { Hold } from "./hold-state.ts";
+import type { LockRef } from "./lock-ref.ts";
 
 /** A direct grant as announced on the waiter's channel: `fence,server ms,claim window ms`. */
 interface GrantMessage {
@@ -49,7 +49,7 @@ export function lockWake(
   adopt: Adopt,
 ): WakeParams<HeldLockView> | undefined {
   const subscribe = grantSubscribe(ref.ctx.backend, ref.keys.channelPrefix);
-  const mode = opsOf(ref).grantPush;
+  const mode = callsOf(ref).grantPush;
   if (subscribe === undefined || mode === undefined) return undefined;
   // Readers never queue: a release they wait for is told on the name's channel, not a grant.
   if (mode === "wake") return { channel: ref.keys.channelPrefix, subscribe, unqueued: true };
@@ -74,7 +74,11 @@ function enterOnGrant(
   if (since.hint.serverMs !== undefined && grant.at < since.hint.serverMs) return "stale";
   // Only an extend that claims a grant lets the waiter enter on the message, and a handle with a
   // second acquire running must let the server count both.
-  if (opsOf(ref).grantPush !== "enter" || (inFlight.get(holds) ?? 0) > 1 || holds.has(grant.fence))
+  if (
+    callsOf(ref).grantPush !== "enter" ||
+    (inFlight.get(holds) ?? 0) > 1 ||
+    holds.has(grant.fence)
+  )
     return "attempt";
   // The grant was made after our last busy attempt was sent, so it lapses no earlier than
   // `sentAt + claimMs` on our clock, less 1% for clock-rate differences. Without room left for

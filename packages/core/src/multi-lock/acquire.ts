@@ -4,9 +4,9 @@ import { keptOrGivenBack } from "../lease/renewal.ts";
 import { waitLoop, type ServerHint } from "../wait/wait-loop.ts";
 import { attemptAll, type MultiGrant } from "./attempt.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
-import { MultiHold } from "./hold.ts";
+import { MultiHold } from "./hold-state.ts";
 import type { MultiRef } from "./multi-ref.ts";
-import type { ResolvedHoldOptions } from "./options.ts";
+import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
 
 /**
  * Acquire all names within one wait budget, by the shared wait loop. A multi-lock waiter never

@@ -3,7 +3,7 @@ import { randomId } from "../ids.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import type { MultiHold } from "./hold.ts";
+import type { MultiHold } from "./hold-state.ts";
 import type { HeldMultiLock, SerializedMultiLease } from "./types.ts";
 
 /** One hold of a multi-lock, as the caller sees it. Nested holds of one acquisition share a `MultiHold`. */

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { AcquireTimeoutError } from "../errors.ts";
 import { now } from "../engine/clock.ts";
 import { provisionalMs } from "../lease/resumed-lease.ts";
@@ -7,9 +7,9 @@ import type { AcquireOptions } from "../lock/types.ts";
 import { validateFunction } from "../validate.ts";
 import { acquireMulti } from "./acquire.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
-import { MultiHold } from "./hold.ts";
+import { MultiHold } from "./hold-state.ts";
 import { makeMultiRef, type MultiRef } from "./multi-ref.ts";
-import { resolveHoldOptions } from "./options.ts";
+import { resolveHoldOptions } from "../lease/hold-options.ts";
 import { parseMultiLease } from "./resume.ts";
 import type { HeldMultiLock, SerializedMultiLease } from "./types.ts";
 

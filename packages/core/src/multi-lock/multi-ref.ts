@@ -1,8 +1,8 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { lockKeys, slotTagOf } from "../keys.ts";
 import type { SlotGroup } from "./group.ts";
 import { singleGroup } from "./single-group.ts";
-import { slotGroup } from "./slot-group.ts";
+import { slotGroup } from "./calls.ts";
 
 /** Everything needed to talk about one multi-lock as one owner. */
 export interface MultiRef {

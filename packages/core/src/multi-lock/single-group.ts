@@ -1,8 +1,8 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
 import { lockKeys } from "../keys.ts";
-import { abandonOnce, acquireOnce, extendOnce, releaseOnce } from "../lock/calls.ts";
-import type { LockRef } from "../lock/ops.ts";
+import { runAbandon, runAcquire, runExtend, runRelease } from "../lock/calls.ts";
+import type { LockRef } from "../lock/lock-ref.ts";
 import { busyHint } from "./codec.ts";
 import type { GroupAcquire, SlotGroup } from "./group.ts";
 
@@ -17,7 +17,7 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
     tag,
     names: [name],
     async acquire(owner, leaseMs, opId, how): Promise<GroupAcquire> {
-      const { reply, sentAt } = await acquireOnce(ref(owner), {
+      const { reply, sentAt } = await runAcquire(ref(owner), {
         leaseMs,
         queue: false,
         returnWithinMs: 0,
@@ -42,16 +42,16 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
       };
     },
     async abandon(owner, opId) {
-      await abandonOnce(ref(owner), { id: opId, deadline: undefined });
+      await runAbandon(ref(owner), { id: opId, deadline: undefined });
     },
     async release(owner, fences, opId) {
       const fence = fences[0] ?? 0;
       const op = { id: opId, deadline: undefined };
-      const { released, remaining } = await releaseOnce(ref(owner), fence, op);
+      const { released, remaining } = await runRelease(ref(owner), fence, op);
       return { released: [released], remaining: [remaining] };
     },
     async extend(p) {
-      const r = await extendOnce(ref(p.owner), {
+      const r = await runExtend(ref(p.owner), {
         ...p,
         fence: p.fences[0] ?? 0,
         version: p.versions[0] ?? 0,

@@ -1,11 +1,9 @@
-import { AcquireTimeoutError } from "../errors.ts";
 import { maskId, randomId } from "../ids.ts";
 import { keptOrGivenBack } from "../lease/renewal.ts";
-import { acquireAsWaiter } from "../semaphore/waiter-acquire.ts";
-import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
-import { validateObject, validateOptionalMs, validateSignal } from "../validate.ts";
+import { acquireAsWaiter } from "../waiter-queue/acquire-as-waiter.ts";
+import { resolveHoldOptions } from "../lease/hold-options.ts";
 import { HeldPermit } from "./held-permit.ts";
-import { abandonOnce, acquireOnce, type PermitSemaphoreRef } from "./ops.ts";
+import { runAbandon, runAcquire, type PermitSemaphoreRef } from "./calls.ts";
 import type { Permit, PermitAcquireOptions } from "./types.ts";
 
 /**
@@ -17,13 +15,8 @@ export async function acquirePermit(
   ref: PermitSemaphoreRef,
   options: PermitAcquireOptions | undefined,
 ): Promise<Permit> {
-  const o = validateObject("options", options) as PermitAcquireOptions;
-  const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? 0;
-  const fixed = validateOptionalMs("options.leaseMs", o.leaseMs, { min: 1 });
-  const maxHoldMs = validateOptionalMs("options.maxHoldMs", o.maxHoldMs, { min: 1 });
-  const signal = validateSignal("options.signal", o.signal);
-  if (fixed !== undefined) checkLeaseWithinQuarantine(ref.ctx, "options.leaseMs", fixed);
-  const leaseMs = fixed ?? Math.min(ref.ctx.leaseMs, maxHoldMs ?? Infinity);
+  const resolved = resolveHoldOptions(options, ref.ctx, { waitMs: 0 });
+  const { waitMs, leaseMs, keepAlive, maxHoldMs, signal } = resolved;
   const waiter = randomId();
   const result = await acquireAsWaiter<HeldPermit>({
     ctx: ref.ctx,
@@ -33,9 +26,8 @@ export async function acquirePermit(
     grants: { channelPrefix: ref.keys.channelPrefix, waiter },
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
       const p = { waiter, leaseMs, queue, returnWithinMs, op, budgetMs, signal };
-      const { reply, sentAt } = await acquireOnce(ref, p);
+      const { reply, sentAt } = await runAcquire(ref, p);
       if (reply.status === "busy") return { busy: reply.hint };
-      const keepAlive = fixed === undefined;
       const init = {
         id: waiter,
         fence: reply.fence,
@@ -48,11 +40,9 @@ export async function acquirePermit(
       };
       return { granted: new HeldPermit(ref, init) };
     },
-    abandon: (op) => abandonOnce(ref, waiter, op),
+    abandon: (op) => runAbandon(ref, waiter, op),
   });
-  const waitedMs = Math.round(result.waitedMs);
-  if (!result.granted)
-    throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts, result.hint);
+  const { waitedMs } = result;
   const permit = result.granted;
   await keptOrGivenBack(
     ref.name,

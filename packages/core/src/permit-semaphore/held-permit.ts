@@ -7,7 +7,7 @@ import { HoldKeeping } from "../lease/hold-keeping.ts";
 import { OrderedRenewals } from "../lease/ordered-renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import { extendOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
+import { runExtend, runRelease, type PermitSemaphoreRef } from "./calls.ts";
 import type { Permit, SerializedPermit } from "./types.ts";
 
 export interface PermitInit {
@@ -61,7 +61,7 @@ export class HeldPermit implements Permit {
     this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
     const what = `extend of a permit of "${ref.name}"`;
     this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, async (p) => {
-      const r = await extendOnce(ref, { ...p, permitId: this.id, version: this.version });
+      const r = await runExtend(ref, { ...p, permitId: this.id, version: this.version });
       if (r.status !== "gone") this.version = Math.max(this.version, r.version);
       return r;
     });
@@ -107,7 +107,7 @@ export class HeldPermit implements Permit {
     this.#keeping?.stop();
     let result;
     try {
-      result = await releaseOnce(this.#ref, this.id, this.#releaseOp);
+      result = await runRelease(this.#ref, this.id, this.#releaseOp);
     } catch (error) {
       // Unknown outcome: the lease runs out on its own; the holder must not believe it holds.
       this.lease.lose("release-failed", error);

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
 import { newOperation } from "../engine/operation.ts";
 import { permitSemaphoreKeys } from "../keys.ts";
@@ -11,7 +11,7 @@ import { MAX_PERMITS } from "../semaphore/acquire.ts";
 import { validateFunction, validateInteger, validateName } from "../validate.ts";
 import { acquirePermit } from "./acquire.ts";
 import { HeldPermit } from "./held-permit.ts";
-import { changeOnce, inspectOnce, releaseOnce, type PermitSemaphoreRef } from "./ops.ts";
+import { runChange, runInspect, runRelease, type PermitSemaphoreRef } from "./calls.ts";
 import type {
   Permit,
   PermitAcquireOptions,
@@ -44,13 +44,13 @@ export class PermitExpirableSemaphore {
   /** Sets the total when the semaphore is not set yet; `false` when it already was. */
   async trySetPermits(permits: number): Promise<boolean> {
     validateInteger("permits", permits, 0, MAX_PERMITS);
-    return (await changeOnce(this.#ref, "set", permits, newOperation())).applied;
+    return (await runChange(this.#ref, "set", permits, newOperation())).applied;
   }
 
   /** Changes the total by `delta` (negative allowed). @throws PermitsRefusedError below zero. */
   async addPermits(delta: number): Promise<void> {
     validateInteger("delta", delta, -MAX_PERMITS, MAX_PERMITS);
-    const result = await changeOnce(this.#ref, "add", delta, newOperation());
+    const result = await runChange(this.#ref, "add", delta, newOperation());
     if (!result.applied) throw new PermitsRefusedError(this.name, "negative-total", result);
   }
 
@@ -94,16 +94,16 @@ export class PermitExpirableSemaphore {
   /** Releases a permit by id (Redisson's `tryRelease`): `false` when it was released or expired. */
   async tryRelease(permitId: string): Promise<boolean> {
     validateName("permitId", permitId);
-    return (await releaseOnce(this.#ref, permitId, newOperation())).released;
+    return (await runRelease(this.#ref, permitId, newOperation())).released;
   }
 
   /** Permits free right now: the total minus the permits whose lease has not run out. */
   async availablePermits(): Promise<number> {
-    return (await inspectOnce(this.#ref)).available;
+    return (await runInspect(this.#ref)).available;
   }
 
   async status(): Promise<PermitSemaphoreStatus> {
-    return inspectOnce(this.#ref);
+    return runInspect(this.#ref);
   }
 
   /**

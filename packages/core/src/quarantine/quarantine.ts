@@ -1,4 +1,5 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
+import { DEFAULT_CLIENT_OPTIONS } from "../client-options.ts";
 import { evalScript } from "../engine/eval-script.ts";
 import { InvalidArgumentError } from "../errors.ts";
 import {
@@ -19,12 +20,6 @@ export interface QuarantineConfig {
   readonly scope: QuarantineScope;
   readonly sentinelTtlMs: number;
 }
-
-export const DEFAULT_QUARANTINE = Object.freeze({
-  ms: 0,
-  scope: "prefix" as QuarantineScope,
-  sentinelTtlMs: 1_209_600_000,
-});
 
 /**
  * Longest time a holder may trust a grant without renewing it: the default lease, the claim window
@@ -50,17 +45,23 @@ export function resolveQuarantine(
   },
   limits: TrustLimits,
 ): QuarantineConfig {
-  const d = DEFAULT_QUARANTINE;
-  const ms = validateMs("options.quarantineMs", o.quarantineMs ?? d.ms);
-  const scope = o.quarantineScope ?? d.scope;
+  const ms = validateMs(
+    "options.quarantineMs",
+    o.quarantineMs ?? DEFAULT_CLIENT_OPTIONS.quarantineMs,
+  );
+  const scope = o.quarantineScope ?? DEFAULT_CLIENT_OPTIONS.quarantineScope;
   if (scope !== "prefix" && scope !== "slot")
     throw new InvalidArgumentError(
       "options.quarantineScope",
       `must be "prefix" or "slot", got ${String(scope)}`,
     );
-  const sentinelTtlMs = validateMs("options.sentinelTtlMs", o.sentinelTtlMs ?? d.sentinelTtlMs, {
-    min: ms + 1,
-  });
+  const sentinelTtlMs = validateMs(
+    "options.sentinelTtlMs",
+    o.sentinelTtlMs ?? DEFAULT_CLIENT_OPTIONS.sentinelTtlMs,
+    {
+      min: ms + 1,
+    },
+  );
   const floor = Math.max(limits.leaseMs, limits.claimWindowMs, limits.returnWithinMs);
   if (ms > 0 && ms < floor) {
     throw new InvalidArgumentError(

@@ -1,7 +1,7 @@
 import { AbortedError, QuorumError } from "../errors.ts";
 import { maskId } from "../ids.ts";
 import { keptOrGivenBack } from "../lease/renewal.ts";
-import type { ResolvedHoldOptions } from "../multi-lock/options.ts";
+import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
 import { waitLoop, type ServerHint } from "../wait/wait-loop.ts";
 import {
   attemptQuorum,
@@ -10,7 +10,7 @@ import {
   type QuorumGrant,
 } from "./attempt.ts";
 import { HeldQuorumLockView } from "./held-quorum-lock.ts";
-import { QuorumHold } from "./hold.ts";
+import { QuorumHold } from "./hold-state.ts";
 import { timeoutFor, type QuorumRef } from "./quorum-ref.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import type { QuorumAnswer } from "../errors.ts";
 import { randomId } from "../ids.ts";
-import { acquisitionOp, commit, phase1, release, type Phase1Reply } from "./database.ts";
+import { acquisitionOp, commit, phase1, release, type Phase1Reply } from "./calls.ts";
 import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-ref.ts";
 
 export interface QuorumGrant {

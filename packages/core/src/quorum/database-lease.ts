@@ -2,7 +2,7 @@ import { now } from "../engine/clock.ts";
 import type { LeaseLostError } from "../errors.ts";
 import { LeaseState } from "../lease/lease-state.ts";
 import { OrderedRenewals, type RenewedHold, type RenewOutcome } from "../lease/ordered-renewal.ts";
-import { extend, within, type QuorumDatabase } from "./database.ts";
+import { extend, within, type QuorumDatabase } from "./calls.ts";
 
 export interface DatabaseLeaseInit {
   readonly token: string;

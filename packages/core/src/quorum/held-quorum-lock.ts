@@ -3,7 +3,7 @@ import { NotHeldError, QuorumError } from "../errors.ts";
 import { releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import type { QuorumHold } from "./hold.ts";
+import type { QuorumHold } from "./hold-state.ts";
 import { checkLeaseAgainstTimeout } from "./quorum-ref.ts";
 import type { HeldQuorumLock, SerializedQuorumLease } from "./types.ts";
 

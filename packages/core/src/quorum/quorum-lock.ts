@@ -5,12 +5,12 @@ import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import type { EdgelockClient } from "../client.ts";
 import { AcquireTimeoutError, InvalidArgumentError } from "../errors.ts";
 import type { AcquireOptions } from "../lock/types.ts";
-import { resolveHoldOptions } from "../multi-lock/options.ts";
+import { resolveHoldOptions } from "../lease/hold-options.ts";
 import { validateFunction, validateName, validateObject } from "../validate.ts";
 import { acquireQuorum } from "./acquire.ts";
-import { quorumDatabase } from "./database.ts";
+import { quorumDatabase } from "./calls.ts";
 import { HeldQuorumLockView } from "./held-quorum-lock.ts";
-import { QuorumHold } from "./hold.ts";
+import { QuorumHold } from "./hold-state.ts";
 import { checkLeaseAgainstTimeout, driftMs, majorityOf, type QuorumRef } from "./quorum-ref.ts";
 import { parseQuorumLease } from "./resume.ts";
 import {

@@ -1,6 +1,6 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { InvalidArgumentError, type QuorumAnswer } from "../errors.ts";
-import type { QuorumDatabase } from "./database.ts";
+import type { QuorumDatabase } from "./calls.ts";
 import { DEFAULT_QUORUM_OPTIONS } from "./types.ts";
 
 /** Everything needed to talk about one quorum lock across its databases. */

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { ReadWriteLockSide } from "./side.ts";
 
 /**

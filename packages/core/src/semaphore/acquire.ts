@@ -1,4 +1,3 @@
-import { AcquireTimeoutError } from "../errors.ts";
 import { newOperation } from "../engine/operation.ts";
 import { maskId, randomId } from "../ids.ts";
 import {
@@ -7,10 +6,10 @@ import {
   validateOptionalMs,
   validateSignal,
 } from "../validate.ts";
-import { SemaphoreHoldView } from "./hold.ts";
-import { abandonOnce, acquireOnce, type SemaphoreRef } from "./ops.ts";
+import { SemaphoreHoldView } from "./held-semaphore.ts";
+import { runAbandon, runAcquire, type SemaphoreRef } from "./calls.ts";
 import type { SemaphoreAcquireOptions, SemaphoreHold } from "./types.ts";
-import { acquireAsWaiter } from "./waiter-acquire.ts";
+import { acquireAsWaiter } from "../waiter-queue/acquire-as-waiter.ts";
 import { MAX_PERMITS } from "./limits.ts";
 
 export { MAX_PERMITS };
@@ -36,15 +35,12 @@ export async function acquirePermits(
     grants: { channelPrefix: ref.keys.channelPrefix, waiter },
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
       const p = { waiter, permits, queue, returnWithinMs, op, budgetMs, signal };
-      const reply = await acquireOnce(ref, p);
+      const reply = await runAcquire(ref, p);
       return reply.status === "busy" ? { busy: reply.hint } : { granted: true };
     },
-    abandon: (op) => abandonOnce(ref, waiter, permits, op),
+    abandon: (op) => runAbandon(ref, waiter, permits, op),
   });
-  const waitedMs = Math.round(result.waitedMs);
-  if (!result.granted)
-    throw new AcquireTimeoutError(ref.name, waitedMs, result.attempts, result.hint);
-  const { attempts } = result;
+  const { waitedMs, attempts } = result;
   const owner = maskId(waiter);
   ref.ctx.emit({
     type: "acquired",

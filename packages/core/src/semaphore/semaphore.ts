@@ -1,12 +1,12 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { AcquireTimeoutError, PermitsRefusedError } from "../errors.ts";
 import { newOperation } from "../engine/operation.ts";
 import { semaphoreKeys } from "../keys.ts";
 import { withHeld } from "../lease/with-held.ts";
 import { validateFunction, validateInteger } from "../validate.ts";
 import { acquirePermits, MAX_PERMITS } from "./acquire.ts";
-import { SemaphoreHoldView } from "./hold.ts";
-import { changeOnce, inspectOnce, type SemaphoreRef } from "./ops.ts";
+import { SemaphoreHoldView } from "./held-semaphore.ts";
+import { runChange, runInspect, type SemaphoreRef } from "./calls.ts";
 import { checkSemaphoreFields } from "../serialized-hold/kind-fields.ts";
 import { parseHoldFor } from "../serialized-hold/parse-for.ts";
 import type {
@@ -40,7 +40,7 @@ export class Semaphore {
   /** Sets the permits when the semaphore is not set yet; `false` when it already was. */
   async trySetPermits(permits: number): Promise<boolean> {
     validateInteger("permits", permits, 0, MAX_PERMITS);
-    return (await changeOnce(this.#ref, "trySetPermits", permits, newOperation())).applied;
+    return (await runChange(this.#ref, "trySetPermits", permits, newOperation())).applied;
   }
 
   /**
@@ -50,7 +50,7 @@ export class Semaphore {
    */
   async addPermits(delta: number): Promise<void> {
     validateInteger("delta", delta, -MAX_PERMITS, MAX_PERMITS);
-    const result = await changeOnce(this.#ref, "addPermits", delta, newOperation());
+    const result = await runChange(this.#ref, "addPermits", delta, newOperation());
     if (!result.applied) throw new PermitsRefusedError(this.name, "negative-total", result);
   }
 
@@ -95,18 +95,18 @@ export class Semaphore {
    */
   async release(permits = 1): Promise<void> {
     validateInteger("permits", permits, 1, MAX_PERMITS);
-    const result = await changeOnce(this.#ref, "release", permits, newOperation());
+    const result = await runChange(this.#ref, "release", permits, newOperation());
     if (!result.applied) throw new PermitsRefusedError(this.name, "over-release", result);
   }
 
   /** Permits free right now (may be negative after `addPermits` with a negative delta). */
   async availablePermits(): Promise<number> {
-    return (await inspectOnce(this.#ref)).available;
+    return (await runInspect(this.#ref)).available;
   }
 
   /** Available and total permits, and the number of queued waiters. */
   status(): Promise<SemaphoreStatus> {
-    return inspectOnce(this.#ref);
+    return runInspect(this.#ref);
   }
 
   /**

@@ -29,6 +29,17 @@ const LEGACY_KINDS: Readonly<Record<string, Fields>> = {
   permit: { kind: "permit-expirable-semaphore" },
 };
 
+/** A hold's kind and read-write side, a legacy kind name read the current way. */
+export function currentKind(hold: { kind?: unknown; side?: unknown }): {
+  kind: string;
+  side?: unknown;
+} {
+  const legacy = LEGACY_KINDS[String(hold.kind)];
+  return legacy
+    ? { kind: String(legacy["kind"]), ...("side" in legacy ? { side: legacy["side"] } : {}) }
+    : { kind: String(hold.kind), side: hold.side };
+}
+
 /**
  * What every serialised hold has: an object, `v: 1`, a known `kind` (a legacy kind name written
  * the current way, in a copy). The kind's own fields are not checked yet.

@@ -1,4 +1,4 @@
-import type { ClientContext } from "../config.ts";
+import type { ClientContext } from "../client-context.ts";
 import { InvalidArgumentError } from "../errors.ts";
 import { FairLock } from "../fair-lock/fair-lock.ts";
 import { Lock } from "../lock/lock.ts";

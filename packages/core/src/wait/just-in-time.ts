@@ -1,3 +1,4 @@
+import { claimCap } from "./claim-cap.ts";
 import type { WaitHint, WaitStrategy } from "./strategy.ts";
 
 export interface JustInTimeOptions {
@@ -33,12 +34,6 @@ export function justInTimeStrategy(options: JustInTimeOptions = {}): WaitStrateg
       return Math.min(cap, Math.max(0, pollDelay(h)));
     },
   };
-}
-
-/** A waiter that may be granted must poll before its grant lapses unclaimed. */
-function claimCap(h: WaitHint): number {
-  if (h.claimWindowMs === undefined) return Infinity;
-  return Math.max(1, h.claimWindowMs - 2 * (h.rttMs ?? 0) - 20);
 }
 
 function pollDelay(h: WaitHint): number {

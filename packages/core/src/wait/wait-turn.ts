@@ -1,4 +1,5 @@
 import { now } from "../engine/clock.ts";
+import { claimCap } from "./claim-cap.ts";
 import { sleep } from "../engine/sleep.ts";
 import type { PushStream } from "./push-stream.ts";
 import type { WaitHint } from "./strategy.ts";
@@ -82,7 +83,12 @@ export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T 
   }
 }
 
-/** The strategy's delay from the reply, capped by the holder's remaining lease and the budget. */
+/**
+ * The strategy's delay from the reply, capped by the holder's remaining lease, the budget and,
+ * for a queued waiter (a direct grant may be reserved for it), the claim window — whatever the
+ * strategy (a user's fixed 1 s strategy with a 300 ms claim window let a semaphore's head sleep
+ * past its grant and re-queue behind a later waiter).
+ */
 function plannedDelay<T>(turn: Turn<T>): number {
   const { params, busy } = turn;
   const left = params.waitMs - (turn.replyAt - turn.start);
@@ -102,6 +108,7 @@ function plannedDelay<T>(turn: Turn<T>): number {
   // made waiters sleep hundreds of ms past the expiry when it was counted from the reply).
   const lease =
     busy.remainingLeaseMs > 0 ? busy.remainingLeaseMs - (turn.replyAt - turn.sentAt) : left;
-  const cap = Math.min(left, lease);
+  const claim = busy.position > 0 ? claimCap(hint) : Infinity;
+  const cap = Math.min(left, lease, claim);
   return Math.max(0, Math.min(wanted, cap) - (now() - turn.replyAt));
 }

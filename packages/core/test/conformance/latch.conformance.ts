@@ -7,7 +7,7 @@ import {
   type RedisInput,
 } from "../../src/index.ts";
 import { latchKeys } from "../../src/keys.ts";
-import { countDownOnce, type LatchRef } from "../../src/latch/ops.ts";
+import { runCountDown, type LatchRef } from "../../src/latch/calls.ts";
 import { delay, makeTestClient, type TestClient } from "../support.ts";
 
 export interface LatchConformanceTarget {
@@ -60,12 +60,12 @@ export function runLatchConformance(target: LatchConformanceTarget): void {
       const latch = t.client.countDownLatch("replay");
       const ref = refOf(t, "replay");
       await latch.trySetCount(3);
-      expect(await countDownOnce(ref, "op-1")).toEqual({ counted: true, remaining: 2 });
-      expect(await countDownOnce(ref, "op-1")).toEqual({ counted: true, remaining: 2 });
+      expect(await runCountDown(ref, "op-1")).toEqual({ counted: true, remaining: 2 });
+      expect(await runCountDown(ref, "op-1")).toEqual({ counted: true, remaining: 2 });
       await Promise.all([
-        countDownOnce(ref, "op-2"),
-        countDownOnce(ref, "op-2"),
-        countDownOnce(ref, "op-2"),
+        runCountDown(ref, "op-2"),
+        runCountDown(ref, "op-2"),
+        runCountDown(ref, "op-2"),
       ]);
       expect(await latch.getCount()).toBe(1);
     });
@@ -84,9 +84,9 @@ export function runLatchConformance(target: LatchConformanceTarget): void {
         const op = `worker-${i}`;
         started.push(i);
         // each worker's request "retried": two copies at once and one late copy
-        await Promise.all([countDownOnce(ref, op), countDownOnce(ref, op)]);
+        await Promise.all([runCountDown(ref, op), runCountDown(ref, op)]);
         await delay(5);
-        await countDownOnce(ref, op);
+        await runCountDown(ref, op);
       };
       await Promise.all([0, 1, 2, 3, 4].map(work));
       expect(await latch.getCount()).toBe(1);

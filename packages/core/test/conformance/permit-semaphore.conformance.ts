@@ -12,10 +12,10 @@ import {
 } from "../../src/index.ts";
 import { permitSemaphoreKeys } from "../../src/keys.ts";
 import {
-  acquireOnce,
-  releaseOnce,
+  runAcquire,
+  runRelease,
   type PermitSemaphoreRef,
-} from "../../src/permit-semaphore/ops.ts";
+} from "../../src/permit-semaphore/calls.ts";
 import {
   aborted,
   delay,
@@ -185,13 +185,13 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
         op: opOf("op-take"),
         budgetMs: 1_000,
       };
-      const first = await acquireOnce(ref, take);
-      const again = await acquireOnce(ref, take);
+      const first = await runAcquire(ref, take);
+      const again = await runAcquire(ref, take);
       expect(first.reply).toEqual(again.reply);
       expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
       const held = await sem.acquire({ leaseMs: 10_000 });
-      expect((await releaseOnce(ref, "w1", opOf("op-free"))).released).toBe(true);
-      expect((await releaseOnce(ref, "w1", opOf("op-free"))).released).toBe(true); // recorded answer, no second release
+      expect((await runRelease(ref, "w1", opOf("op-free"))).released).toBe(true);
+      expect((await runRelease(ref, "w1", opOf("op-free"))).released).toBe(true); // recorded answer, no second release
       expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
       await held.release();
     });

@@ -10,7 +10,7 @@ import {
   type RedisInput,
 } from "../../src/index.ts";
 import { semaphoreKeys } from "../../src/keys.ts";
-import { acquireOnce, changeOnce, type SemaphoreRef } from "../../src/semaphore/ops.ts";
+import { runAcquire, runChange, type SemaphoreRef } from "../../src/semaphore/calls.ts";
 import { delay, makeTestClient, type TestClient } from "../support.ts";
 
 /** An operation with a fixed id: repeating it replays one operation. */
@@ -169,8 +169,8 @@ export function runSemaphoreConformance(target: SemaphoreConformanceTarget): voi
       const t = await make();
       const sem = t.client.semaphore("replay");
       const ref = refOf(t, "replay");
-      expect((await changeOnce(ref, "trySetPermits", 4, opOf("op-set"))).applied).toBe(true);
-      expect((await changeOnce(ref, "trySetPermits", 4, opOf("op-set"))).applied).toBe(true); // same answer, no change
+      expect((await runChange(ref, "trySetPermits", 4, opOf("op-set"))).applied).toBe(true);
+      expect((await runChange(ref, "trySetPermits", 4, opOf("op-set"))).applied).toBe(true); // same answer, no change
       const take = {
         waiter: "w1",
         permits: 3,
@@ -179,13 +179,13 @@ export function runSemaphoreConformance(target: SemaphoreConformanceTarget): voi
         op: opOf("op-take"),
         budgetMs: 1_000,
       };
-      expect((await acquireOnce(ref, take)).status).toBe("granted");
-      expect((await acquireOnce(ref, take)).status).toBe("granted");
+      expect((await runAcquire(ref, take)).status).toBe("granted");
+      expect((await runAcquire(ref, take)).status).toBe("granted");
       expect(await sem.availablePermits()).toBe(1);
-      expect((await changeOnce(ref, "release", 3, opOf("op-give"))).available).toBe(4);
-      expect((await changeOnce(ref, "release", 3, opOf("op-give"))).available).toBe(4);
-      expect((await changeOnce(ref, "addPermits", 2, opOf("op-add"))).total).toBe(6);
-      expect((await changeOnce(ref, "addPermits", 2, opOf("op-add"))).total).toBe(6);
+      expect((await runChange(ref, "release", 3, opOf("op-give"))).available).toBe(4);
+      expect((await runChange(ref, "release", 3, opOf("op-give"))).available).toBe(4);
+      expect((await runChange(ref, "addPermits", 2, opOf("op-add"))).total).toBe(6);
+      expect((await runChange(ref, "addPermits", 2, opOf("op-add"))).total).toBe(6);
       expect(await sem.status()).toMatchObject({ available: 6, total: 6 });
     });
 
@@ -223,7 +223,7 @@ export function runSemaphoreConformance(target: SemaphoreConformanceTarget): voi
       // a waiter that queues, promises to be back within 1 s, and never returns
       expect(
         (
-          await acquireOnce(ref, {
+          await runAcquire(ref, {
             waiter: "ghost",
             permits: 1,
             queue: true,

@@ -6,7 +6,8 @@ import type { QuorumDatabases } from "./quorum.conformance.ts";
 // named skip with its reason (reported as a skipped test, so the reason is in every report). One
 // test file per backend and row group loops over it: conformance.rest.test.ts,
 // regressions.tcp.test.ts, cluster/cluster.rest.test.ts, the cloudflare package's
-// conformance.workerd.test.ts, … A new suite is one row here; a new backend is one column here
+// conformance.workerd.test.ts, conformance.upstash-live.test.ts (every group, in one file), …
+// A new suite is one row here; a new backend is one column here
 // and one file per group there.
 //
 // Each row loads its suite only when a file runs it: the workerd files import this table, and
@@ -20,7 +21,12 @@ export type BackendName =
   | "cluster-tcp"
   | "workerd"
   /** TCP through a backend that records every id sent (event-masking.test.ts audits the events). */
-  | "tcp-audited";
+  | "tcp-audited"
+  /**
+   * The real @upstash/redis client against a real Upstash database (EDGELOCK_LIVE_UPSTASH_URL and
+   * _TOKEN; conformance.upstash-live.test.ts), each run under a key scope of its own.
+   */
+  | "upstash-live";
 
 /** Groups of rows run by separate files, so vitest can run them in parallel. */
 export type SuiteGroup = "conformance" | "regressions" | "quorum";
@@ -64,6 +70,24 @@ const QUORUM_NOT_ON_CLUSTER = {
     "so a quorum over them proves nothing. The quorum runs over separate redis-servers.",
 } as const;
 
+// What a live database cannot give a test: a restart, a stop, fault injection at the server, a
+// FLUSH, CONFIG SET. The suites of the conformance group need none of these.
+const LIVE_QUORUM = {
+  skip:
+    "a quorum needs independent databases this test can stop and restart empty; " +
+    "one live Upstash database is one database, and its server cannot be stopped from here",
+} as const;
+const LIVE_REGRESSIONS = {
+  skip:
+    "the regressions replay late and duplicate copies on a schedule timed against request " +
+    "timeouts of 100 to 500 ms; a WAN round trip takes a fair share of that, so the schedule " +
+    "is no longer the one they test. They run on REST (the real @upstash/redis client " +
+    "to the local rest-server), TCP and workerd",
+} as const;
+const CLUSTER_ONLY_TAGS = {
+  skip: "a user's {tag} matters only where keys are spread over slots (a cluster)",
+} as const;
+
 /** Every primitive's conformance suite on every backend. */
 const PRIMITIVE = {
   rest: "run",
@@ -72,6 +96,7 @@ const PRIMITIVE = {
   "cluster-tcp": "run",
   workerd: "run",
   "tcp-audited": "run",
+  "upstash-live": "run",
 } as const;
 
 /** A regression suite run on the single-server backends. */
@@ -82,6 +107,7 @@ const REGRESSION = {
   "cluster-tcp": CLUSTER_REGRESSIONS,
   workerd: "run",
   "tcp-audited": { skip: "regressions wrap their own backend (late copies); the audit is TCP's" },
+  "upstash-live": LIVE_REGRESSIONS,
 } as const;
 
 export const SUITES: readonly Suite[] = [
@@ -105,6 +131,27 @@ export const SUITES: readonly Suite[] = [
         skip: "the Backend contract is checked on Node's clients; the Worker's @upstash/redis/cloudflare is exercised by every primitive suite in workerd",
       },
       "tcp-audited": AUDIT_ONLY_PRIMITIVES,
+      "upstash-live": "run",
+    },
+  },
+  {
+    title: "replication assumptions",
+    group: "conformance",
+    load: async () => (await import("./replication.conformance.ts")).runReplicationAssumptions,
+    on: {
+      rest: "run",
+      tcp: "run",
+      "cluster-rest": {
+        skip: "the assumptions are of one database; each cluster master is one, which REST and TCP cover",
+      },
+      "cluster-tcp": {
+        skip: "the assumptions are of one database; each cluster master is one, which REST and TCP cover",
+      },
+      workerd: {
+        skip: "the assumptions are the database's, not the runtime's: REST on Node and the live run check them",
+      },
+      "tcp-audited": AUDIT_ONLY_PRIMITIVES,
+      "upstash-live": "run",
     },
   },
   {
@@ -171,6 +218,7 @@ export const SUITES: readonly Suite[] = [
         skip: "never run in workerd; the Worker-side hand-over is covered by @edgelock/cloudflare's handoff tests",
       },
       "tcp-audited": AUDIT_ONLY_PRIMITIVES,
+      "upstash-live": "run",
     },
   },
   {
@@ -178,14 +226,13 @@ export const SUITES: readonly Suite[] = [
     group: "conformance",
     load: async () => (await import("../cluster/tagged-names.ts")).runTaggedNamesSuite,
     on: {
-      rest: { skip: "a user's {tag} matters only where keys are spread over slots (a cluster)" },
-      tcp: { skip: "a user's {tag} matters only where keys are spread over slots (a cluster)" },
+      rest: CLUSTER_ONLY_TAGS,
+      tcp: CLUSTER_ONLY_TAGS,
       "cluster-rest": "run",
       "cluster-tcp": "run",
-      workerd: {
-        skip: "a user's {tag} matters only where keys are spread over slots (a cluster)",
-      },
+      workerd: CLUSTER_ONLY_TAGS,
       "tcp-audited": AUDIT_ONLY_PRIMITIVES,
+      "upstash-live": CLUSTER_ONLY_TAGS,
     },
   },
   {
@@ -205,6 +252,7 @@ export const SUITES: readonly Suite[] = [
       "cluster-tcp": QUORUM_NOT_ON_CLUSTER,
       workerd: "run",
       "tcp-audited": AUDIT_ONLY_PRIMITIVES,
+      "upstash-live": LIVE_QUORUM,
     },
   },
   {

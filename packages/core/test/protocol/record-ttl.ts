@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { createClient, type RedisInput } from "../../src/index.ts";
-import { RECORD_MARGIN_SLACK_MS } from "../../src/context.ts";
+import { RECORD_MARGIN_SLACK_MS } from "../../src/client-options.ts";
 
 interface Timings {
   readonly requestTimeoutMs: number;

@@ -1,7 +1,12 @@
 import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { LeaseLostError, type EdgelockClient } from "../../src/index.ts";
-import { aborted, makeTestClient } from "../support.ts";
+import {
+  LeaseLostError,
+  resolveBackend,
+  type Backend,
+  type EdgelockClient,
+} from "../../src/index.ts";
+import { aborted, delay, makeTestClient } from "../support.ts";
 import type { RegressionTarget } from "./lock-regressions.ts";
 import { serverLeftMs } from "./semaphore-regressions.ts";
 
@@ -14,24 +19,53 @@ interface Kind {
   ): Promise<{
     toJSON(): { expiresAt: number };
     serverMs(): Promise<number>;
+    extend(ms: number): Promise<unknown>;
+    readonly signal: AbortSignal;
   }>;
 }
 
 const MULTI = ["{r}:a", "{r}:b", "solo"];
+
+/** What the tests use of any leased hold. */
+const view = (held: {
+  toJSON(): { expiresAt: number };
+  extend(ms: number): Promise<unknown>;
+  readonly signal: AbortSignal;
+}) => ({
+  toJSON: () => held.toJSON(),
+  extend: (ms: number) => held.extend(ms),
+  signal: held.signal,
+});
+
+/** A backend whose replies come `lagMs` late while `lagMs` is set (a slow way back). */
+function laggingBackend(inner: Backend): { backend: Backend; lagMs: number } {
+  const lagging = {
+    lagMs: 0,
+    backend: {
+      kind: inner.kind,
+      async command(args: readonly (string | number)[], signal: AbortSignal) {
+        const reply = await inner.command(args, signal);
+        if (lagging.lagMs > 0) await delay(lagging.lagMs);
+        return reply;
+      },
+    } as Backend,
+  };
+  return lagging;
+}
 
 const KINDS: readonly Kind[] = [
   {
     kind: "lock",
     async acquire(client, leaseMs) {
       const held = await client.lock("r").acquire({ leaseMs });
-      return { toJSON: () => held.toJSON(), serverMs: () => client.lock("r").remainingMs() };
+      return { ...view(held), serverMs: () => client.lock("r").remainingMs() };
     },
   },
   {
     kind: "fair-lock",
     async acquire(client, leaseMs) {
       const held = await client.fairLock("r").acquire({ leaseMs });
-      return { toJSON: () => held.toJSON(), serverMs: () => client.fairLock("r").remainingMs() };
+      return { ...view(held), serverMs: () => client.fairLock("r").remainingMs() };
     },
   },
   {
@@ -39,7 +73,7 @@ const KINDS: readonly Kind[] = [
     async acquire(client, leaseMs) {
       const held = await client.readWriteLock("r").read.acquire({ leaseMs });
       const serverMs = () => client.readWriteLock("r").read.remainingMs();
-      return { toJSON: () => held.toJSON(), serverMs };
+      return { ...view(held), serverMs };
     },
   },
   {
@@ -47,7 +81,7 @@ const KINDS: readonly Kind[] = [
     async acquire(client, leaseMs) {
       const held = await client.readWriteLock("r").write.acquire({ leaseMs });
       const serverMs = () => client.readWriteLock("r").write.remainingMs();
-      return { toJSON: () => held.toJSON(), serverMs };
+      return { ...view(held), serverMs };
     },
   },
   {
@@ -56,7 +90,7 @@ const KINDS: readonly Kind[] = [
       const held = await client.multiLock(MULTI).acquire({ leaseMs });
       const serverMs = async () =>
         Math.min(...(await Promise.all(MULTI.map((n) => client.lock(n).remainingMs()))));
-      return { toJSON: () => held.toJSON(), serverMs };
+      return { ...view(held), serverMs };
     },
   },
   {
@@ -68,7 +102,7 @@ const KINDS: readonly Kind[] = [
       const { prefix } = client.context;
       const redis = client.context.backend;
       return {
-        toJSON: () => permit.toJSON(),
+        ...view(permit),
         serverMs: () => serverLeftMs(redis, prefix, "r", permit.id),
       };
     },
@@ -137,6 +171,22 @@ export function runResumeRegressions(target: RegressionTarget): void {
         expect(trusted).toBeGreaterThan(6_000);
         expect(trusted).toBeLessThanOrEqual((await held.serverMs()) + 50);
         await resumed.release();
+      });
+
+      it(`${k.kind}: a hold lost while its shortening renewal was in flight serialises no later than its loss, whatever that renewal's late answer`, async () => {
+        const lagging = laggingBackend(resolveBackend(await target.makeRedis()));
+        const { client } = makeTestClient(lagging.backend, { prefix: keyPrefix() });
+        const held = await k.acquire(client, 5_000);
+        // extend(100): until its answer the deadline is its send + 100 ms; the answer comes
+        // 400 ms late, after the hold was lost to that deadline.
+        lagging.lagMs = 400;
+        const extending = held.extend(100).catch((e: unknown) => e);
+        const reason = await aborted(held.signal, 2_000);
+        expect((reason as LeaseLostError).reason).toBe("deadline");
+        await extending;
+        lagging.lagMs = 0;
+        // Not the acquire's 5 s lease back: a resumer would believe a hold the server let go.
+        expect(held.toJSON().expiresAt).toBeLessThanOrEqual(Date.now() + 5);
       });
     }
   });

@@ -1,2 +1,0 @@
-/** Monotonic milliseconds: budgets are durations, never wall-clock times. */
-export const now = (): number => performance.now();

@@ -1,0 +1,158 @@
+import { maskId } from "../ids.ts";
+import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import type { LeaseState } from "../lease/lease-state.ts";
+import type { SerializedLease } from "./types.ts";
+import { callsOf } from "./calls.ts";
+import type { LockRef } from "./lock-ref.ts";
+import { HoldKeeping } from "../lease/hold-keeping.ts";
+import { OrderedRenewals, type RenewOutcome } from "../lease/ordered-renewal.ts";
+
+export interface HoldInit {
+  readonly fence: number;
+  readonly sentAt: number;
+  readonly confirmedMs: number;
+  readonly leaseMs: number;
+  readonly keepAlive: boolean;
+  readonly maxHoldMs: number | undefined;
+  /** The lease version on the server when the hold was granted or resumed. */
+  readonly version: number;
+  /** A resumed hold, not yet confirmed by a renewal of its own. */
+  readonly provisional?: boolean;
+}
+
+/**
+ * One acquisition (one fence) as seen by one handle: the lease shared by its nested holds, and
+ * the keeper task that renews it. It ends when its last `HeldLock` is released or the lease is lost.
+ */
+export class Hold {
+  readonly ref: LockRef;
+  readonly fence: number;
+  readonly lease: LeaseState;
+  leaseMs: number;
+  /** The lease version this hold last saw on the server; renewals carry it. */
+  version: number;
+  /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
+  provisional: boolean;
+  /**
+   * Resumed from `toJSON()`: its local lease may have ended at once (the carried `expiresAt` less
+   * twice the clock error bound), before any renewal could confirm it, so a local end says
+   * nothing about the server: `extend()` and `release()` still ask the server.
+   */
+  readonly resumed: boolean;
+  #views = 0;
+  #keeping: HoldKeeping | undefined;
+  readonly #renewals: OrderedRenewals;
+  readonly #startedAt: number;
+  readonly #maxHoldMs: number | undefined;
+  readonly #onEnd: () => void;
+  readonly #keepAlive: boolean;
+
+  constructor(ref: LockRef, init: HoldInit, onEnd: () => void) {
+    this.ref = ref;
+    this.fence = init.fence;
+    this.leaseMs = init.leaseMs;
+    this.version = init.version;
+    this.provisional = init.provisional ?? false;
+    this.resumed = this.provisional;
+    this.#startedAt = init.sentAt;
+    this.#maxHoldMs = init.maxHoldMs;
+    this.#onEnd = onEnd;
+    this.#keepAlive = init.keepAlive;
+    this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
+    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
+    this.#renewals = new OrderedRenewals(
+      this,
+      ref.ctx.policy.retryWindowMs,
+      `extend "${ref.name}"`,
+      async ({ leaseMs, op, budgetMs, signal }) => {
+        const r = await callsOf(ref).extend(ref, {
+          fence: this.fence,
+          version: this.version,
+          leaseMs,
+          op,
+          budgetMs,
+          signal,
+        });
+        if (r.status !== "gone") this.version = Math.max(this.version, r.version);
+        return r;
+      },
+    );
+  }
+
+  /**
+   * Hands a kept-alive hold to the keeper, once (a re-entry shares the first one's keeper).
+   * Rejects with the keeper's error when it cannot take the hold.
+   */
+  startKeeping(): Promise<void> {
+    if (!this.#keepAlive) return Promise.resolve();
+    return this.#keeping!.start();
+  }
+
+  attach(): void {
+    this.#views++;
+  }
+
+  /** A view was released; `serverCount` is what the server has left (0: the lock is free). */
+  detach(serverCount: number): void {
+    this.#views--;
+    if (this.#views <= 0 || serverCount === 0) {
+      this.lease.finish();
+      this.#close();
+    }
+  }
+
+  /** Renews the lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
+  renew(leaseMs: number, signal?: AbortSignal): Promise<RenewOutcome> {
+    return this.#renewals.renew(leaseMs, signal);
+  }
+
+  /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
+  setLeaseMs(ms: number): void {
+    if (ms === this.leaseMs) return;
+    this.leaseMs = ms;
+    this.#keeping?.restart();
+  }
+
+  serialize(): SerializedLease {
+    return {
+      v: 1,
+      ...callsOf(this.ref).serializedAs,
+      prefix: this.ref.ctx.prefix,
+      name: this.ref.name,
+      owner: this.ref.owner,
+      fence: this.fence,
+      leaseMs: this.leaseMs,
+      expiresAt: wallExpiry(this.lease, this.ref.ctx.wallClock),
+      version: this.version,
+    };
+  }
+
+  #close(): void {
+    // Runs inside the constructor when the lease had already run out: no keeper yet then.
+    this.#keeping?.stop();
+    this.#onEnd();
+  }
+
+  #keep(stop: AbortSignal): Promise<void> {
+    return keepHold(
+      this.#identity(),
+      {
+        lease: this.lease,
+        leaseMs: () => this.leaseMs,
+        startedAt: this.#startedAt,
+        maxHoldMs: this.#maxHoldMs,
+        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
+        serialize: () => this.serialize(),
+      },
+      stop,
+    );
+  }
+
+  #identity() {
+    return { ctx: this.ref.ctx, name: this.ref.name, fence: this.fence };
+  }
+
+  toString(): string {
+    return `Hold(${this.ref.name}, owner ${maskId(this.ref.owner)}, fence ${this.fence})`;
+  }
+}

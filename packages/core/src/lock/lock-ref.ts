@@ -1,0 +1,27 @@
+import type { ClientContext } from "../client-context.ts";
+import type { Operation } from "../engine/operation.ts";
+import type { LockKeys } from "../keys.ts";
+import type { LockCalls } from "./lock-shape.ts";
+
+/** Everything needed to talk about one lock as one owner. */
+export interface LockRef {
+  readonly ctx: ClientContext;
+  readonly name: string;
+  readonly owner: string;
+  readonly keys: LockKeys;
+  /** The scripts behind this handle (a fair or read-write lock's); the Lock's own when absent. */
+  readonly calls?: LockCalls;
+}
+
+export interface AcquireParams {
+  readonly leaseMs: number;
+  readonly queue: boolean;
+  readonly returnWithinMs: number;
+  /** This attempt: its id, and the deadline the engine gives its copies. */
+  readonly op: Operation;
+  /** How long after sending a copy of this attempt may still apply (the caller's wait). */
+  readonly budgetMs: number;
+  readonly signal?: AbortSignal | undefined;
+  /** The wait's budget (monotonic ms), which this attempt's requests and retries must not outlast. */
+  readonly deadline?: number | undefined;
+}

@@ -1,0 +1,81 @@
+import type { ClientContext } from "../client-context.ts";
+import { now } from "../engine/clock.ts";
+import { newOperation, type Operation } from "../engine/operation.ts";
+import { AbortedError, AcquireTimeoutError, OutcomeUnknownError } from "../errors.ts";
+import { testSeams } from "../test-seams.ts";
+import { grantSubscribe } from "../wait/shared-grant-stream.ts";
+import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
+
+export interface WaiterAcquire<T> {
+  readonly ctx: ClientContext;
+  readonly name: string;
+  readonly waitMs: number;
+  readonly signal: AbortSignal | undefined;
+  /** Where the scripts announce a direct grant to this waiter: `channelPrefix + waiter`. */
+  readonly grants: { readonly channelPrefix: string; readonly waiter: string };
+  /** One attempt as one operation of the protocol (see docs/protocol.md). */
+  attempt(p: {
+    op: Operation;
+    queue: boolean;
+    returnWithinMs: number;
+    /** How long after sending a copy may still apply: what is left of the wait's budget. */
+    budgetMs: number;
+  }): Promise<AttemptOutcome<T>>;
+  /** Undoes operation `op` (leave the queue, tombstone it, give back what it took). Safe to repeat. */
+  abandon(op: Operation): Promise<unknown>;
+}
+
+/**
+ * The waiting acquire shared by both semaphores: one waiter id per call (the caller keeps it),
+ * one operation per attempt, through the shared `waitLoop`, whose sleeps stay inside the claim
+ * window of a direct grant (finding 8: a head that slept past it would lose its turn). When the
+ * caller gives up (abort, timeout, unknown outcome) the last attempt is abandoned in the
+ * background, which leaves the queue and gives back whatever that attempt or a direct grant may
+ * have reserved. Throws `AcquireTimeoutError` when the wait runs out.
+ */
+export async function acquireAsWaiter<T>(
+  p: WaiterAcquire<T>,
+): Promise<{ readonly granted: T; readonly waitedMs: number; readonly attempts: number }> {
+  if (p.signal?.aborted) throw new AbortedError(`acquire "${p.name}"`, p.signal.reason);
+  let lastOp: Operation | undefined;
+  const abandon = (op: Operation | undefined) => {
+    if (op === undefined) return;
+    p.ctx.background(
+      p
+        .abandon(op)
+        .then((back) =>
+          p.ctx.emit({ type: "abandoned", name: p.name, releasedSomething: Boolean(back) }),
+        ),
+    );
+  };
+  // Push: a grant message wakes the waiter, whose next attempt claims the grant (one request).
+  const subscribe = grantSubscribe(p.ctx.backend, p.grants.channelPrefix);
+  const wake = subscribe && { channel: p.grants.channelPrefix + p.grants.waiter, subscribe };
+  const result = await waitLoop<T>({
+    name: p.name,
+    waitMs: p.waitMs,
+    signal: p.signal,
+    strategy: p.ctx.wait,
+    requestTimeoutMs: p.ctx.policy.requestTimeoutMs,
+    emit: p.ctx.emit,
+    claimWindowMs: testSeams.waiterIgnoresClaimWindow ? undefined : p.ctx.claimWindowMs,
+    wake,
+    leave: () => abandon(lastOp),
+    attempt: async (queue, returnWithinMs, deadline) => {
+      const op = (lastOp = newOperation());
+      const budgetMs = Math.max(1, Math.ceil(deadline - now()));
+      try {
+        return await p.attempt({ op, queue, returnWithinMs, budgetMs });
+      } catch (error) {
+        // The request may have run: undo it in the background rather than leak permits.
+        if (error instanceof AbortedError || error instanceof OutcomeUnknownError) abandon(op);
+        throw error;
+      }
+    },
+  });
+  const waitedMs = Math.round(result.waitedMs);
+  // Narrowed by the timed-out member's `hint`: T itself may be falsy.
+  if ("hint" in result)
+    throw new AcquireTimeoutError(p.name, waitedMs, result.attempts, result.hint);
+  return { granted: result.granted, waitedMs, attempts: result.attempts };
+}
