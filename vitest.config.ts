@@ -15,6 +15,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       ...PACKAGES.map((folder) => `${folder}/vitest.config.{ts,mts}`),
+      "campaign/vitest.adversary.config.ts",
       ...unitProjects(PACKAGES),
     ],
   },

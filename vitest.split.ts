@@ -9,12 +9,23 @@ import { configDefaults, type TestProjectInlineConfiguration } from "vitest/conf
 //                 setup; fast, and run first (`pnpm test:unit`, the `unit` stage of `pnpm test`).
 //   `<pkg>`       every other test — real Redis over REST, TCP, cluster or workerd (the package's
 //                 own vitest.config, which excludes the unit files with EXCLUDE_UNIT_TESTS).
+// and one more, `campaign:adversary` (ADVERSARY_PROJECTS below), the adversary gate and mutations.
 
 /** The files of a package's unit project (relative to the package). */
 export const UNIT_TESTS = "test/**/*.unit.test.ts";
 
-/** The `--project` filter that selects every unit project; `!` + it selects the integration ones. */
+/** The `--project` filter that selects every unit project. */
 export const UNIT_PROJECTS = "*:unit";
+
+/**
+ * The campaign's adversary gate and mutations (`campaign:adversary`, campaign/
+ * vitest.adversary.config.ts): the last stage of `pnpm test`, alone on the machine.
+ */
+export const ADVERSARY_PROJECTS = "*:adversary";
+export const ADVERSARY_TESTS = ["test/adversary.test.ts", "test/mutations.test.ts"] as const;
+
+/** The `--project` filter that selects the integration projects: every name without a `:`. */
+export const INTEGRATION_PROJECTS = "!*:*";
 
 /** For a package's integration config: vitest's default excludes plus the unit files. */
 export const EXCLUDE_UNIT_TESTS = [...configDefaults.exclude, UNIT_TESTS];

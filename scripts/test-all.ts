@@ -1,20 +1,21 @@
 // pnpm test — everything CI checks, in order, stopping at the first stage that fails: the
 // install (a workspace cycle or a stale lockfile fails it), typecheck, lint, build, the Worker
 // bundle budgets, publint, the
-// doc-snippet check, the packed-tarball/example/guide runs, then the vitest suite in two stages:
-// the unit projects (`*:unit`, no Redis: vitest.split.ts) before the integration ones. Prints
+// doc-snippet check, the packed-tarball/example/guide runs, then the vitest suite in three
+// stages: the unit projects (`*:unit`, no Redis: vitest.split.ts), the integration ones, and the
+// campaign's adversary gate and mutations (`campaign:adversary`). Prints
 // each stage's wall time and each vitest stage's counts, then, as the very last line, the
-// suite's `N passed, N failed` (both vitest stages together).
+// suite's `N passed, N failed` (every vitest stage together).
 //
 //   pnpm test                  every stage
 //   pnpm test --from build     start at a stage (the ones before it are skipped, and said so)
 //   pnpm test --until lint     stop after a stage (the static checks only, say)
-//   pnpm test:unit             the unit projects alone (pnpm test:integration: the rest)
+//   pnpm test:unit             the unit projects alone (pnpm test:integration, test:adversary: the rest)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UNIT_PROJECTS } from "../vitest.split.ts";
+import { ADVERSARY_PROJECTS, INTEGRATION_PROJECTS, UNIT_PROJECTS } from "../vitest.split.ts";
 import { REPO_ROOT } from "./lib/workspace.ts";
 
 interface Stage {
@@ -58,7 +59,10 @@ const STAGES: readonly Stage[] = [
   { name: "check:packs", command: ["pnpm", "run", "check:packs"] },
   // Pure tests first: a broken key encoding or parser fails in seconds, before any Redis starts.
   vitestStage("unit", UNIT_PROJECTS),
-  vitestStage("integration", `!${UNIT_PROJECTS}`),
+  vitestStage("integration", INTEGRATION_PROJECTS),
+  // The adversary gate and the mutations last, alone: their worlds' timings then meet only their
+  // own load, and this stage's wall time is what they add to the command.
+  vitestStage("adversary", ADVERSARY_PROJECTS),
 ];
 
 const first = stageIndex("--from", 0);

@@ -2,18 +2,20 @@ import type { Mutation } from "./mutation.ts";
 import { replaceOnce } from "./mutation.ts";
 import {
   LATCH_SETTLED,
+  LOCKS_SETTLED_ACQUIRES,
   LOCKS_SETTLED_RESUMED_RELEASES,
   LOCKS_STRAGGLING_RELEASES,
-  SEMAPHORE_SETTLED,
+  SEMAPHORE_SETTLED_RELEASES,
   LOCKS_HANDOVER_RACE,
-  LOCKS_LATE_WIDE,
+  LOCKS_LATE_ANSWERED,
+  SEMAPHORE_LATE_ANSWERED,
   LOCKS_RESUME_STRAGGLERS,
   PERMITS_HANDOVER_RACE,
   LOCKS_STRAGGLERS,
-  SEMAPHORE_LATE_WIDE,
   SEMAPHORE_SETTLED_ACQUIRES,
   SEMAPHORE_STRAGGLERS,
   SEMAPHORE_STRAGGLING_ACQUIRES,
+  SEMAPHORE_STRAGGLING_RELEASES,
   unhurried,
 } from "./worlds.ts";
 
@@ -40,8 +42,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "every answer is recorded",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: recordOnlyGrants },
-    config: unhurried(LOCKS_LATE_WIDE, 2),
-    seconds: 9,
+    config: LOCKS_LATE_ANSWERED,
+    seconds: 8,
   },
   {
     name: "semaphore-acquire-records-only-grants",
@@ -49,8 +51,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "every answer is recorded",
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: recordOnlyGrants },
-    config: unhurried(SEMAPHORE_LATE_WIDE, 2),
-    seconds: 6,
+    config: SEMAPHORE_LATE_ANSWERED,
+    seconds: 8,
   },
   {
     name: "lock-acquire-no-deadline",
@@ -81,8 +83,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "no copy applies after its deadline",
     operation: "semaphore release",
     apply: { kind: "lua", script: "semaphore/release", transform: noDeadline },
-    config: unhurried(SEMAPHORE_STRAGGLERS, 2),
-    seconds: 5,
+    config: SEMAPHORE_STRAGGLING_RELEASES,
+    seconds: 2,
   },
   {
     name: "semaphore-acquire-no-deadline",
@@ -97,8 +99,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: ignoreTombstone },
-    config: { ...unhurried(LOCKS_LATE_WIDE, 2), lockActors: 12 },
-    seconds: 9,
+    config: LOCKS_SETTLED_ACQUIRES,
+    seconds: 2,
   },
   {
     name: "lock-release-ignores-tombstone",
@@ -113,8 +115,8 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     rule: "a settled operation never applies",
     operation: "semaphore release",
     apply: { kind: "lua", script: "semaphore/release", transform: ignoreTombstone },
-    config: { ...unhurried(SEMAPHORE_SETTLED, 2), semaphoreActors: 7 },
-    seconds: 6,
+    config: SEMAPHORE_SETTLED_RELEASES,
+    seconds: 3,
   },
   {
     name: "semaphore-acquire-ignores-tombstone",
@@ -130,7 +132,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "latch countDown",
     apply: { kind: "lua", script: "latch/count-down", transform: ignoreTombstone },
     config: unhurried(LATCH_SETTLED, 2),
-    seconds: 6,
+    seconds: 3,
   },
   {
     name: "lock-extend-unversioned",

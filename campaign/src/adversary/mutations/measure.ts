@@ -2,7 +2,7 @@ import type { Stack } from "@edgelock/testkit";
 import { RECORD_MARGIN_SLACK_MS } from "../../../../packages/core/src/client-options.ts";
 import { REORDER, type AdversaryConfig } from "../configs.ts";
 import { runAdversary } from "../run.ts";
-import { applyMutation, type AppliedMutation } from "./apply.ts";
+import { applyMutation } from "./apply.ts";
 import type { Mutation } from "./mutation.ts";
 
 /** How often the generic checker reported one mutation, over bounded runs. */
@@ -58,42 +58,18 @@ export function controlConfig(config: AdversaryConfig): AdversaryConfig {
 
 /**
  * Runs `runs` bounded worlds of each mutation on one shared stack, `parallel` at a time, and
- * counts per mutation the runs whose history the generic oracle rejects.
- *
- * Lua mutations live in their own clients' backends, so runs of different Lua mutations share
- * one pool (the slow tail of one overlaps the next). A seam is process-wide while set, so each
- * seam mutation gets the pool to itself, one after another, after the Lua ones.
+ * counts per mutation the runs whose history the generic oracle rejects. Every mutation lives in
+ * its own runs only (a weakened script in its clients' backends, a seam in its runs' async
+ * context: `applyMutation`), so all share one pool and the slow tail of one overlaps the next.
  */
 export async function measureMutations(
   stack: Stack,
   mutations: readonly Mutation[],
   options: MeasureOptions,
 ): Promise<Detection[]> {
-  const lua = mutations.filter((m) => m.apply.kind === "lua");
-  const seams = mutations.filter((m) => m.apply.kind === "seam");
-  const rows = new Map<string, Detection>();
-  for (const row of await measurePooled(stack, lua, options)) rows.set(row.mutation, row);
-  for (const m of seams)
-    for (const row of await measurePooled(stack, [m], options)) rows.set(row.mutation, row);
-  return mutations.map((m) => rows.get(m.name)!);
-}
-
-/** One mutation (Lua or seam) alone: `measureMutations` of one. */
-export async function measureMutation(
-  stack: Stack,
-  mutation: Mutation,
-  options: MeasureOptions,
-): Promise<Detection> {
-  return (await measureMutations(stack, [mutation], options))[0]!;
-}
-
-/** Every (mutation, seed) pair of `mutations` through one pool of `parallel` workers. */
-async function measurePooled(
-  stack: Stack,
-  mutations: readonly Mutation[],
-  options: MeasureOptions,
-): Promise<Detection[]> {
-  const applied = new Map<string, AppliedMutation | null>();
+  const applied = new Map(
+    mutations.map((m) => [m.name, options.control ? null : applyMutation(m)] as const),
+  );
   const tallies = new Map(
     mutations.map((m) => [
       m.name,
@@ -105,17 +81,16 @@ async function measurePooled(
   const jobs = Array.from({ length: options.runs }, (_, i) =>
     mutations.map((mutation) => ({ mutation, seed: options.seed + i })),
   ).flat();
-  try {
-    for (const m of mutations) applied.set(m.name, options.control ? null : applyMutation(m));
-    let next = 0;
-    const worker = async () => {
-      while (next < jobs.length) {
-        const { mutation, seed } = jobs[next++]!;
-        const tally = tallies.get(mutation.name)!;
-        const started = Date.now();
-        if (tally.first === 0) tally.first = started;
-        const mutated = applied.get(mutation.name);
-        const run = await runAdversary({
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const { mutation, seed } = jobs[next++]!;
+      const tally = tallies.get(mutation.name)!;
+      const started = Date.now();
+      if (tally.first === 0) tally.first = started;
+      const mutated = applied.get(mutation.name);
+      const world = () =>
+        runAdversary({
           config: options.control ? controlConfig(mutation.config) : mutation.config,
           seed,
           seconds: mutation.seconds,
@@ -124,17 +99,15 @@ async function measurePooled(
           ...(mutated ? { mutation: mutated } : {}),
           ...(options.dumpDir ? { dumpDir: options.dumpDir } : {}),
         });
-        if (run.result.violations.length > 0) tally.caught++;
-        else tally.missed.push(seed);
-        for (const cls of Object.keys(run.result.counts))
-          tally.kinds[cls] = (tally.kinds[cls] ?? 0) + 1;
-        tally.last = Math.max(tally.last, Date.now());
-      }
-    };
-    await Promise.all(Array.from({ length: options.parallel }, worker));
-  } finally {
-    for (const a of applied.values()) a?.restore();
-  }
+      const run = await (mutated ? mutated.within(world) : world());
+      if (run.result.violations.length > 0) tally.caught++;
+      else tally.missed.push(seed);
+      for (const cls of Object.keys(run.result.counts))
+        tally.kinds[cls] = (tally.kinds[cls] ?? 0) + 1;
+      tally.last = Math.max(tally.last, Date.now());
+    }
+  };
+  await Promise.all(Array.from({ length: options.parallel }, worker));
   return mutations.map((m) => {
     const t = tallies.get(m.name)!;
     return {
@@ -146,6 +119,15 @@ async function measurePooled(
       seconds: (t.last - t.first) / 1000,
     };
   });
+}
+
+/** One mutation alone: `measureMutations` of one. */
+export async function measureMutation(
+  stack: Stack,
+  mutation: Mutation,
+  options: MeasureOptions,
+): Promise<Detection> {
+  return (await measureMutations(stack, [mutation], options))[0]!;
 }
 
 /** One line per mutation: runs caught, violation kinds seen (runs each), wall time. */

@@ -191,6 +191,9 @@ const SETTLED_MIX = {
   slowIntent: 0.5,
   slowDelayMs: [150, 600],
   slowSparesSettle: true,
+  // Ordered by the settle, not the clock: on a loaded machine a copy held a drawn time ran
+  // before the settle (it then answered, and no tombstone was left to ignore) or past the deadline.
+  slowUntilSettled: true,
 } as const;
 export const LOCKS_SETTLED: AdversaryConfig = {
   ...LOCKS_CONGESTED,
@@ -204,6 +207,41 @@ export const SEMAPHORE_SETTLED: AdversaryConfig = {
   name: "semaphore-settled",
   semaphoreActors: 5,
   mix: SETTLED_MIX,
+};
+/**
+ * Settled lock acquires: half of the acquires congested (every copy held until the call's
+ * settle has run), the settle getting through, so the caller is told "did not apply" (a
+ * tombstone) and its copies arrive right after, inside the deadline a fresh client's 1 s clock
+ * error bound widens. A late copy that finds the lock free would grant it to nobody: only the
+ * tombstone refuses it. Request timings that a loaded machine's queue does not outlast.
+ */
+export const LOCKS_SETTLED_ACQUIRES: AdversaryConfig = {
+  ...LOCKS_SETTLED,
+  name: "locks-settled-acquires",
+  requestTimeoutMs: 250,
+  retryWindowMs: 300,
+  lockActors: 4,
+  // A name each: the late copy finds its lock free (a busy answer shows nothing).
+  lockNames: ["a", "b", "c", "d"],
+  mix: { ...SETTLED_MIX, slowScripts: ["lock/acquire"], slowDelayMs: [1_500, 1_500] },
+  tilt: { keepAlive: 0, fixedLeaseMs: [300, 600] },
+};
+/**
+ * Settled Semaphore releases: every release from a fresh client (handed over: its deadline
+ * widened by the 1 s clock error bound) and most of them congested, the settle getting
+ * through, so the caller is told "did not apply" and the copies arrive right after, in time.
+ * Only the tombstone keeps them from giving the permits back twice.
+ */
+export const SEMAPHORE_SETTLED_RELEASES: AdversaryConfig = {
+  ...unhurried(SEMAPHORE_SETTLED, 2),
+  name: "semaphore-settled-releases",
+  semaphoreActors: 6,
+  mix: {
+    ...unhurried(SEMAPHORE_SETTLED, 2).mix,
+    slowIntent: 0.7,
+    slowScripts: ["semaphore/release"],
+  },
+  tilt: { semaphoreHandOver: 1 },
 };
 export const LATCH_SETTLED: AdversaryConfig = {
   ...LOCKS_SETTLED,
@@ -229,6 +267,28 @@ export const SEMAPHORE_UNKNOWN: AdversaryConfig = {
   name: "semaphore-unknown",
   lockActors: 0,
   semaphoreActors: 5,
+};
+
+/**
+ * Semaphore acquires in doubt: half of them congested, every copy held until the call's settle,
+ * and the settle lost before it runs, so the caller's outcome stays unknown. The copies run as
+ * soon as the caller heard of that loss: inside the deadline (a fresh client's, widened by the
+ * 1 s clock error bound), before an `OutcomeUnknownError` thrown when the deadline has surely
+ * passed, after one thrown early.
+ */
+export const SEMAPHORE_UNKNOWN_SETTLE_LOST: AdversaryConfig = {
+  ...SEMAPHORE_UNKNOWN,
+  name: "semaphore-unknown-settle-lost",
+  requestTimeoutMs: 250,
+  retryWindowMs: 300,
+  mix: {
+    ...REORDER.mix,
+    slowIntent: 0.5,
+    slowScripts: ["semaphore/acquire"],
+    slowDelayMs: [1_500, 1_500],
+    slowUntilSettled: true,
+    slowSettleLost: true,
+  },
 };
 
 /** Busy locks handed over often between invocations with clocks 2 s apart. */
@@ -294,6 +354,26 @@ export const SEMAPHORE_LATE_WIDE: AdversaryConfig = {
   name: "semaphore-late-wide",
   lockActors: 0,
   semaphoreActors: 5,
+};
+
+/**
+ * Finding 1's worlds for a loaded machine (the test runs them beside the adversary gate): every
+ * section waits (a `tryAcquire` has one request timeout in all, so its held first copy is never
+ * overtaken by a resend: it is settled, and the tombstone refuses the copy whatever the acquire
+ * script records), with room in its wait for a resend, whose answer the held first copy follows.
+ */
+const LATE_WAITING = { retryWindowMs: 600, tilt: { lockWaits: 1, semaphoreWaits: 1 } } as const;
+export const LOCKS_LATE_ANSWERED: AdversaryConfig = {
+  ...unhurried(LOCKS_LATE_WIDE, 2),
+  ...LATE_WAITING,
+  name: "locks-late-answered",
+  lockActors: 8,
+};
+export const SEMAPHORE_LATE_ANSWERED: AdversaryConfig = {
+  ...unhurried(SEMAPHORE_LATE_WIDE, 2),
+  ...LATE_WAITING,
+  name: "semaphore-late-answered",
+  semaphoreActors: 8,
 };
 
 /**
@@ -383,6 +463,18 @@ export const SEMAPHORE_STRAGGLING_ACQUIRES: AdversaryConfig = {
   lockActors: 0,
   semaphoreActors: 4,
   mix: { ...LOCKS_STRAGGLING_RELEASES.mix, slowIntent: 0.5, slowScripts: ["semaphore/acquire"] },
+};
+
+/**
+ * `LOCKS_STRAGGLING_RELEASES` for the Semaphore's releases: every release congested, its copies
+ * and settle 2.5–3.5 s late, past the deadline and the record; the permits it gives back are
+ * still taken (an unleased permit is held until released). Only the deadline refusal keeps a
+ * straggler from giving permits back for a caller told the outcome is unknown.
+ */
+export const SEMAPHORE_STRAGGLING_RELEASES: AdversaryConfig = {
+  ...SEMAPHORE_STRAGGLING_ACQUIRES,
+  name: "semaphore-straggling-releases",
+  mix: { ...SEMAPHORE_STRAGGLING_ACQUIRES.mix, slowIntent: 1, slowScripts: ["semaphore/release"] },
 };
 
 /**

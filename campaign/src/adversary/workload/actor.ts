@@ -61,6 +61,13 @@ export interface WorkloadTilt {
    * than trying once (default 0.5).
    */
   readonly semaphoreWaits?: number;
+  /** Probability that a Lock section's first acquire waits rather than trying once (default 0.5). */
+  readonly lockWaits?: number;
+  /**
+   * Probability that a Semaphore section releases from another invocation (`toJSON()` →
+   * `resumeHold()`: a fresh client, with no server time yet; default 0.3).
+   */
+  readonly semaphoreHandOver?: number;
   /** Of the sections that extend, how many extend twice (default 0.5; else once). */
   readonly extendTwice?: number;
   /** How many times a section that extends does so (its one or two extends), in a row (default 1). */

@@ -67,7 +67,9 @@ async function oneSection(
   const keepAlive = random.chance(ctx.tilt?.keepAlive ?? 0.4);
   const [shortest, longest] = ctx.tilt?.fixedLeaseMs ?? [ctx.leaseMs / 2, ctx.leaseMs * 2];
   const leaseMs = keepAlive ? undefined : random.int(shortest, longest);
-  const waitMs = random.chance(0.5) ? 0 : random.int(1, ctx.leaseMs * 2);
+  const waitMs = random.chance(1 - (ctx.tilt?.lockWaits ?? 0.5))
+    ? 0
+    : random.int(1, ctx.leaseMs * 2);
   const options = { ...(leaseMs === undefined ? {} : { leaseMs }) };
   const first = await acquire(
     section,

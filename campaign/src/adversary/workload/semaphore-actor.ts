@@ -42,7 +42,7 @@ async function oneSection(ctx: ActorContext): Promise<void> {
   await pause(random.int(0, ctx.leaseMs));
   let hold: SemaphoreHold = got.value.hold;
   let releaser: Invocation = inv;
-  if (random.chance(0.3)) {
+  if (random.chance(ctx.tilt?.semaphoreHandOver ?? 0.3)) {
     const json = inv.run(() => hold.toJSON());
     releaser = ctx.invocation();
     hold = releaser.run(() => releaser.client.resumeHold(json));

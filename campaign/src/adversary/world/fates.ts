@@ -5,8 +5,12 @@ import { pickServerFault, type ServerFaultKind } from "./server-faults.ts";
 /** How the adversary delivers one request. */
 export type Fate =
   | { readonly kind: "normal" }
-  /** Held back `delayMs` before it runs, even after the client gave up on it. */
-  | { readonly kind: "late"; readonly delayMs: number }
+  /**
+   * Held back `delayMs` before it runs, even after the client gave up on it; with
+   * `after: "settle"`, held until its operation's settle has run (`delayMs` at the latest); with
+   * `after: "resend"`, until another copy of its operation has run and `delayMs` has passed.
+   */
+  | { readonly kind: "late"; readonly delayMs: number; readonly after?: "settle" | "resend" }
   /** Runs, and a second copy runs again `delayMs` later. */
   | { readonly kind: "duplicate"; readonly delayMs: number }
   /** Runs; the client sees an ambiguous failure instead of the reply. */
@@ -47,11 +51,29 @@ export interface FateMix {
    */
   readonly slowSparesSettle?: boolean;
   /**
+   * With `slowSparesSettle`: a congested copy runs right after its call's settle has run, not
+   * after a drawn delay (`slowDelayMs[1]` is then only its latest). Ordered by the event, not by
+   * the clock, a settled call's copy lands after the tombstone however loaded the machine is,
+   * and inside its deadline when the client counts a clock error into it.
+   */
+  readonly slowUntilSettled?: boolean;
+  /**
+   * With `slowUntilSettled` (and not `slowSparesSettle`): a congested call's settle is lost before
+   * it runs, so its caller's outcome stays unknown, and the call's held copies are released once
+   * the caller has heard of that loss: they run after `OutcomeUnknownError` when it comes early.
+   */
+  readonly slowSettleLost?: boolean;
+  /**
    * Probability that the first copy of an operation is held back `firstCopyDelayMs` (its later
    * copies get their own fates): the resend overtakes it and answers first, and the first copy
    * runs after its caller acted on that answer (finding 1: a busy answer, then a late grant).
    */
   readonly firstCopyLate?: number;
+  /**
+   * A late first copy is held `firstCopyDelayMs` and, however loaded the machine, until another
+   * copy of its operation (the resend, or the settle) has run: it runs after an answer (or 5 s
+   * later, when no resend comes: the invocation ended).
+   */
   readonly firstCopyDelayMs?: readonly [number, number];
   /**
    * Only calls of these kinds (and their background work) meet any of the faults above (absent:
@@ -65,9 +87,17 @@ export const CALM: FateMix = { late: 0, duplicate: 0, lostResponse: 0, maxDelayM
 
 export function pickFate(random: Random, mix: FateMix, slow = false, firstCopy = false): Fate {
   if (slow && mix.slowDelayMs)
-    return { kind: "late", delayMs: random.int(mix.slowDelayMs[0], mix.slowDelayMs[1]) };
+    return {
+      kind: "late",
+      delayMs: random.int(mix.slowDelayMs[0], mix.slowDelayMs[1]),
+      ...(mix.slowUntilSettled ? { after: "settle" as const } : {}),
+    };
   if (firstCopy && mix.firstCopyDelayMs && random.chance(mix.firstCopyLate ?? 0))
-    return { kind: "late", delayMs: random.int(mix.firstCopyDelayMs[0], mix.firstCopyDelayMs[1]) };
+    return {
+      kind: "late",
+      delayMs: random.int(mix.firstCopyDelayMs[0], mix.firstCopyDelayMs[1]),
+      after: "resend",
+    };
   const x = random.next();
   const delay = () => random.int(1, mix.maxDelayMs);
   if (x < mix.late) return { kind: "late", delayMs: delay() };

@@ -13,6 +13,12 @@ type Ran =
   /** `recorded`: a copy's answer read from its operation record when the server withheld it. */
   | { readonly error: unknown; readonly recorded?: unknown };
 
+/** How long a held first copy waits for its operation's resend at most. */
+const RESEND_WAIT_LIMIT_MS = 5_000;
+
+/** How long after the copy it waited for a held copy is released (see `#ran`). */
+const AFTER_ANSWER_MS = 3;
+
 /** Server faults after which the script has run. */
 const EXECUTES: ReadonlySet<ServerFaultKind> = new Set(["fail-after", "drop-after", "hang-after"]);
 
@@ -35,6 +41,8 @@ export class Scheduler {
   readonly #serverFaults: FaultControl | undefined;
   readonly #slow = new Map<number, boolean>();
   readonly #sentOps = new Set<string>();
+  /** Copies held until another copy of their operation has run, by operation id. */
+  readonly #awaitingRun = new Map<string, { settle: boolean; release: () => void }[]>();
   readonly #semaphoreBases: ReadonlySet<string>;
   readonly #recordBases: ReadonlyMap<string, ResourceRef>;
   readonly #kindOf: (intent: number) => IntentKind | undefined;
@@ -109,6 +117,11 @@ export class Scheduler {
       aimed &&
       this.#isSlow(intent, call.script) &&
       !(this.#mix.slowSparesSettle && call.script === "engine/settle");
+    if (slow && this.#mix.slowSettleLost && call.script === "engine/settle") {
+      // Lost before it ran: nothing is logged (nothing executed); the held copies go after it.
+      this.#ran(call);
+      return Promise.reject(new TransportError("settle lost", { ambiguous: true }));
+    }
     const fate: Fate = aimed
       ? pickFate(this.#random, this.#mix, slow, this.#isFirstCopy(call))
       : { kind: "normal" };
@@ -119,8 +132,20 @@ export class Scheduler {
     switch (fate.kind) {
       case "normal":
         return answer(run("normal"), signal);
-      case "late":
-        return answer(this.#track(sleep(fate.delayMs).then(() => run("late"))), signal);
+      case "late": {
+        const opId = call.opId;
+        const held =
+          fate.after === undefined || opId === null
+            ? sleep(fate.delayMs)
+            : fate.after === "settle"
+              ? Promise.race([this.#nextRun(opId, true), sleep(fate.delayMs)])
+              : Promise.all([
+                  sleep(fate.delayMs),
+                  // Not forever: an invocation that ended sends no resend.
+                  Promise.race([this.#nextRun(opId, false), sleep(RESEND_WAIT_LIMIT_MS)]),
+                ]);
+        return answer(this.#track(held.then(() => run("late"))), signal);
+      }
       case "duplicate": {
         const first = run("normal");
         void this.#track(first.then(() => sleep(fate.delayMs)).then(() => run("duplicate")));
@@ -136,6 +161,32 @@ export class Scheduler {
       case "server-fault":
         return answer(run("normal", fate.fault), signal);
     }
+  }
+
+  /**
+   * Resolves once another copy of operation `opId` has run (its settle, when `settle`): the
+   * event a held copy waits for (`Fate` "late" with `after`).
+   */
+  #nextRun(opId: string, settle: boolean): Promise<void> {
+    return new Promise((release) => {
+      const waiting = this.#awaitingRun.get(opId) ?? [];
+      waiting.push({ settle, release });
+      this.#awaitingRun.set(opId, waiting);
+    });
+  }
+
+  /** Releases the copies waiting for this run of `call`'s operation. */
+  #ran(call: ScriptCall): void {
+    if (call.opId === null) return;
+    const waiting = this.#awaitingRun.get(call.opId);
+    if (waiting === undefined) return;
+    const settle = call.script === "engine/settle";
+    const left = waiting.filter((w) => w.settle && !settle);
+    // After the caller has its answer: a timer fires only once the microtasks that carry the
+    // reply up through the core to the caller (and end its intent) have run.
+    for (const w of waiting) if (!(w.settle && !settle)) setTimeout(w.release, AFTER_ANSWER_MS);
+    if (left.length > 0) this.#awaitingRun.set(call.opId, left);
+    else this.#awaitingRun.delete(call.opId);
   }
 
   /** The operation's first request (only when the mix asks for first copies to run late). */
@@ -238,6 +289,7 @@ export class Scheduler {
           client,
         });
       }
+      this.#ran(call);
       return ran;
     });
     this.#chain = next.catch(() => undefined);
