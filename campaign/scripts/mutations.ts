@@ -12,7 +12,7 @@ const parallel = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 4);
 const control = process.env["EDGELOCK_MUTATION_CONTROL"] === "1";
 const seed = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 1);
 const uninstall = installClockSkew();
-const stack = await startStack();
+const stack = await startStack({ restProcess: true });
 try {
   await warmUp(stack);
   const chosen = ALL_MUTATIONS.filter((m) => only.length === 0 || only.includes(m.name));

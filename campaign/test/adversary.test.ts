@@ -89,7 +89,7 @@ const PLAN: readonly { config: AdversaryConfig; backend: "rest" | "tcp" }[] = [
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ restProcess: true });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();

@@ -62,7 +62,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
   const uninstallSkew = installClockSkew();
   // Faults on the data need a Redis of the run's own (and one without an append-only file).
   const ownStack = options.stack === undefined || config.dataFaults !== undefined;
-  const stack = ownStack ? await startStack() : options.stack!;
+  // Its own rest-server process too: a run that owns its stack (server faults, data faults) runs
+  // beside others that load this process.
+  const stack = ownStack ? await startStack({ restProcess: true }) : options.stack!;
   const connections: { destroy(): void }[] = [];
   const keepAlive = setInterval(() => undefined, 1_000);
   try {

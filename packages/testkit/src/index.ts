@@ -34,6 +34,7 @@ export {
   type SubscribeAnswer,
 } from "./push-refusing-proxy.ts";
 export { startRestFront, type RestFront, type RestFrontOptions } from "./rest-front.ts";
+export { startRestFrontProcess } from "./rest-process.ts";
 export {
   startRedis,
   type RedisProcess,

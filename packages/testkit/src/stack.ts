@@ -1,8 +1,15 @@
 import { FaultControl } from "./fault-control.ts";
 import { startRedis, type RedisProcess, type StartRedisOptions } from "./redis/start-redis.ts";
+import { startRestFrontProcess } from "./rest-process.ts";
 import { startRestFront } from "./rest-front.ts";
 
-export type StackOptions = StartRedisOptions;
+export interface StackOptions extends StartRedisOptions {
+  /**
+   * Run the rest-server in a process of its own (`startRestFrontProcess`; needs `pnpm build`),
+   * for a test that loads its own process with many clients. @default false (in this process)
+   */
+  readonly restProcess?: boolean;
+}
 
 /** A test file's own Redis with a rest-server (faults on) in front of it. */
 export interface Stack {
@@ -17,7 +24,9 @@ export interface Stack {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const redis = await startRedis(options);
   try {
-    const rest = await startRestFront(redis.url);
+    const rest = await (options.restProcess
+      ? startRestFrontProcess(redis.url)
+      : startRestFront(redis.url));
     return {
       redis,
       rest: { url: rest.url, token: rest.token },

@@ -13,7 +13,6 @@ import {
   PERMITS_HANDOVER_RACE,
   LOCKS_STRAGGLERS,
   SEMAPHORE_SETTLED_ACQUIRES,
-  SEMAPHORE_STRAGGLERS,
   SEMAPHORE_STRAGGLING_ACQUIRES,
   SEMAPHORE_STRAGGLING_RELEASES,
   unhurried,
@@ -43,7 +42,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: recordOnlyGrants },
     config: LOCKS_LATE_ANSWERED,
-    seconds: 8,
+    seconds: 7,
   },
   {
     name: "semaphore-acquire-records-only-grants",
@@ -52,7 +51,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: recordOnlyGrants },
     config: SEMAPHORE_LATE_ANSWERED,
-    seconds: 8,
+    seconds: 12,
   },
   {
     name: "lock-acquire-no-deadline",
@@ -124,7 +123,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: ignoreTombstone },
     config: SEMAPHORE_SETTLED_ACQUIRES,
-    seconds: 1.5,
+    seconds: 3,
   },
   {
     name: "latch-count-down-ignores-tombstone",
@@ -132,7 +131,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "latch countDown",
     apply: { kind: "lua", script: "latch/count-down", transform: ignoreTombstone },
     config: unhurried(LATCH_SETTLED, 2),
-    seconds: 3,
+    seconds: 5,
   },
   {
     name: "lock-extend-unversioned",

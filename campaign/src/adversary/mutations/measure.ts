@@ -16,6 +16,8 @@ export interface Detection {
   readonly missed: number[];
   /** Wall time from its first run's start to its last run's end (runs overlap other mutations'). */
   readonly seconds: number;
+  /** Mean wall time of one run (its workload's seconds plus its way to quiescence and the check). */
+  readonly runSeconds: number;
 }
 
 export interface MeasureOptions {
@@ -73,7 +75,14 @@ export async function measureMutations(
   const tallies = new Map(
     mutations.map((m) => [
       m.name,
-      { caught: 0, kinds: {} as Record<string, number>, missed: [] as number[], first: 0, last: 0 },
+      {
+        caught: 0,
+        kinds: {} as Record<string, number>,
+        missed: [] as number[],
+        first: 0,
+        last: 0,
+        busy: 0,
+      },
     ]),
   );
   // Interleaved (each mutation's first seed, then each one's second, …), so a short pool run
@@ -105,6 +114,7 @@ export async function measureMutations(
       for (const cls of Object.keys(run.result.counts))
         tally.kinds[cls] = (tally.kinds[cls] ?? 0) + 1;
       tally.last = Math.max(tally.last, Date.now());
+      tally.busy += Date.now() - started;
     }
   };
   await Promise.all(Array.from({ length: options.parallel }, worker));
@@ -117,6 +127,7 @@ export async function measureMutations(
       kinds: t.kinds,
       missed: t.missed.sort((a, b) => a - b),
       seconds: (t.last - t.first) / 1000,
+      runSeconds: t.busy / options.runs / 1000,
     };
   });
 }
@@ -130,7 +141,7 @@ export async function measureMutation(
   return (await measureMutations(stack, [mutation], options))[0]!;
 }
 
-/** One line per mutation: runs caught, violation kinds seen (runs each), wall time. */
+/** One line per mutation: runs caught, wall time (all runs; one run), violation kinds seen (runs each). */
 export function formatDetections(rows: readonly Detection[]): string {
   const width = Math.max(...rows.map((r) => r.mutation.length));
   return rows
@@ -139,7 +150,7 @@ export function formatDetections(rows: readonly Detection[]): string {
         .sort((a, b) => b[1] - a[1])
         .map(([k, n]) => `${k} ${n}`)
         .join(", ");
-      return `${r.mutation.padEnd(width)}  ${String(r.caught).padStart(2)}/${r.runs}  ${r.seconds.toFixed(1).padStart(5)} s  ${kinds || "-"}`;
+      return `${r.mutation.padEnd(width)}  ${String(r.caught).padStart(2)}/${r.runs}  ${r.seconds.toFixed(1).padStart(5)} s  ${r.runSeconds.toFixed(1).padStart(4)} s/run  ${kinds || "-"}`;
     })
     .join("\n");
 }

@@ -57,7 +57,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock resume",
     apply: { kind: "seam", seam: "resumeTrustsExpiresAt" },
     config: { ...unhurried(LOCKS_HANDOVER, 2), lockActors: 8, tilt: { handOver: 1 } },
-    seconds: 6,
+    seconds: 10,
   },
   {
     name: "lock-unknown-before-deadline",

@@ -362,18 +362,24 @@ export const SEMAPHORE_LATE_WIDE: AdversaryConfig = {
  * overtaken by a resend: it is settled, and the tombstone refuses the copy whatever the acquire
  * script records), with room in its wait for a resend, whose answer the held first copy follows.
  */
-const LATE_WAITING = { retryWindowMs: 600, tilt: { lockWaits: 1, semaphoreWaits: 1 } } as const;
+const LATE_WAITING = { retryWindowMs: 600, tilt: { lockWaits: 1 } } as const;
+// Once overtaken, the first copy runs right after the resource is next free (up to 1 s later),
+// where a grant is real: timed by the state it needs, not by the clock.
+const UNTIL_FREE = (config: AdversaryConfig) =>
+  ({ ...config.mix, firstCopyUntilFree: true, firstCopyDelayMs: [1_000, 1_000] }) as const;
 export const LOCKS_LATE_ANSWERED: AdversaryConfig = {
   ...unhurried(LOCKS_LATE_WIDE, 2),
   ...LATE_WAITING,
   name: "locks-late-answered",
   lockActors: 8,
+  mix: UNTIL_FREE(unhurried(LOCKS_LATE_WIDE, 2)),
 };
 export const SEMAPHORE_LATE_ANSWERED: AdversaryConfig = {
   ...unhurried(SEMAPHORE_LATE_WIDE, 2),
   ...LATE_WAITING,
   name: "semaphore-late-answered",
   semaphoreActors: 8,
+  mix: UNTIL_FREE(unhurried(SEMAPHORE_LATE_WIDE, 2)),
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { AdversaryHistory, Execution, Intent } from "../history.ts";
 import { expiredUntouchedAnyKind } from "./kind-excuses.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
+import { reentryEndedWithItsHold } from "./reentry-excuse.ts";
 import { grantsErasedByRollback } from "./rollback-checks.ts";
 import { cleanupNeverReached } from "./semaphore-checks.ts";
 import type { AdversaryViolation } from "./violation.ts";
@@ -72,6 +73,14 @@ export function checkAcquires(
         first &&
         granted - erased === net &&
         expiredUntouchedAnyKind(history, runs, first)
+      )
+        continue;
+      if (
+        history &&
+        first &&
+        intent.kind === "reenter" &&
+        granted - erased === net &&
+        reentryEndedWithItsHold(history, runs, first)
       )
         continue;
       // An unleased Semaphore's permits, when the cleanup never reached the server: a documented

@@ -93,7 +93,7 @@ const TELLING = new Set(["tryAcquire", "acquire", "reenter", "sem-acquire", "per
  * Whether run `e` could have ended `owner`'s hold: a force-unlock could; a release or an abandon
  * only for its own owner (they check the owner), so one by another owner's call could not.
  */
-function canRelease(history: AdversaryHistory, e: Execution, owner: string): boolean {
+export function canRelease(history: AdversaryHistory, e: Execution, owner: string): boolean {
   if (/\/(force-unlock|forceUnlock)/.test(e.script)) return true;
   if (!/\/(release|abandon)/.test(e.script)) return false;
   const by = e.intent === null ? undefined : history.intents.find((i) => i.id === e.intent);

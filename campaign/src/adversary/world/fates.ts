@@ -8,9 +8,15 @@ export type Fate =
   /**
    * Held back `delayMs` before it runs, even after the client gave up on it; with
    * `after: "settle"`, held until its operation's settle has run (`delayMs` at the latest); with
-   * `after: "resend"`, until another copy of its operation has run and `delayMs` has passed.
+   * `after: "resend"`, until another copy of its operation has run and `delayMs` has passed;
+   * with `after: "resend-then-free"`, until another copy has run and then a run has left its
+   * resource free (`delayMs` after that copy at the latest).
    */
-  | { readonly kind: "late"; readonly delayMs: number; readonly after?: "settle" | "resend" }
+  | {
+      readonly kind: "late";
+      readonly delayMs: number;
+      readonly after?: "settle" | "resend" | "resend-then-free";
+    }
   /** Runs, and a second copy runs again `delayMs` later. */
   | { readonly kind: "duplicate"; readonly delayMs: number }
   /** Runs; the client sees an ambiguous failure instead of the reply. */
@@ -76,6 +82,13 @@ export interface FateMix {
    */
   readonly firstCopyDelayMs?: readonly [number, number];
   /**
+   * A late first copy, once overtaken, waits for a run that leaves its resource free (a lock
+   * without owner, a semaphore with two permits available) instead of a drawn delay: it then runs
+   * where its grant would be real, however loaded the machine (finding 1: a busy answer, then a
+   * grant to nobody). `firstCopyDelayMs[1]` bounds the wait.
+   */
+  readonly firstCopyUntilFree?: boolean;
+  /**
    * Only calls of these kinds (and their background work) meet any of the faults above (absent:
    * every call): a world aimed at one race (a resumed hold's first renewal running late, racing
    * extends' lost responses) keeps every other call on time, so its sections get to the race.
@@ -96,7 +109,7 @@ export function pickFate(random: Random, mix: FateMix, slow = false, firstCopy =
     return {
       kind: "late",
       delayMs: random.int(mix.firstCopyDelayMs[0], mix.firstCopyDelayMs[1]),
-      after: "resend",
+      after: mix.firstCopyUntilFree ? ("resend-then-free" as const) : ("resend" as const),
     };
   const x = random.next();
   const delay = () => random.int(1, mix.maxDelayMs);

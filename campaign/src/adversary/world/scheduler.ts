@@ -1,7 +1,7 @@
 import { TransportError, type Backend } from "@edgelock/core";
 import type { FaultControl, NodeRedisClient } from "@edgelock/testkit";
 import type { Random } from "../../random.ts";
-import type { Execution, IntentKind } from "../history.ts";
+import type { Execution, IntentKind, ResourceState } from "../history.ts";
 import { pickFate, type Fate, type FateMix } from "./fates.ts";
 import { currentIntent, realNow } from "./intent-context.ts";
 import { probeAll, resourceOfRecord, resourcesOf, type ResourceRef } from "./probe.ts";
@@ -43,6 +43,8 @@ export class Scheduler {
   readonly #sentOps = new Set<string>();
   /** Copies held until another copy of their operation has run, by operation id. */
   readonly #awaitingRun = new Map<string, { settle: boolean; release: () => void }[]>();
+  /** Copies held until a run leaves their resource free, by resource key. */
+  readonly #awaitingFree = new Map<string, (() => void)[]>();
   readonly #semaphoreBases: ReadonlySet<string>;
   readonly #recordBases: ReadonlyMap<string, ResourceRef>;
   readonly #kindOf: (intent: number) => IntentKind | undefined;
@@ -134,16 +136,19 @@ export class Scheduler {
         return answer(run("normal"), signal);
       case "late": {
         const opId = call.opId;
+        // Not forever: an invocation that ended sends no resend.
+        const resent = () =>
+          Promise.race([this.#nextRun(opId!, false), sleep(RESEND_WAIT_LIMIT_MS)]);
         const held =
           fate.after === undefined || opId === null
             ? sleep(fate.delayMs)
             : fate.after === "settle"
               ? Promise.race([this.#nextRun(opId, true), sleep(fate.delayMs)])
-              : Promise.all([
-                  sleep(fate.delayMs),
-                  // Not forever: an invocation that ended sends no resend.
-                  Promise.race([this.#nextRun(opId, false), sleep(RESEND_WAIT_LIMIT_MS)]),
-                ]);
+              : fate.after === "resend"
+                ? Promise.all([sleep(fate.delayMs), resent()])
+                : resent().then(() =>
+                    Promise.race([this.#nextFree(resourcesOf(call.keys)), sleep(fate.delayMs)]),
+                  );
         return answer(this.#track(held.then(() => run("late"))), signal);
       }
       case "duplicate": {
@@ -173,6 +178,25 @@ export class Scheduler {
       waiting.push({ settle, release });
       this.#awaitingRun.set(opId, waiting);
     });
+  }
+
+  /** Resolves once a run leaves one of `resources` free (see `FateMix.firstCopyUntilFree`). */
+  #nextFree(resources: readonly ResourceRef[]): Promise<void> {
+    return new Promise((release) => {
+      for (const { key } of resources) {
+        const waiting = this.#awaitingFree.get(key) ?? [];
+        waiting.push(release);
+        this.#awaitingFree.set(key, waiting);
+      }
+    });
+  }
+
+  /** Releases the copies waiting for `key` to be free, when `state` shows it free. */
+  #probed(key: string, state: ResourceState): void {
+    const waiting = this.#awaitingFree.get(key);
+    if (waiting === undefined || !isFree(state)) return;
+    this.#awaitingFree.delete(key);
+    for (const release of waiting) setTimeout(release, AFTER_ANSWER_MS);
   }
 
   /** Releases the copies waiting for this run of `call`'s operation. */
@@ -265,6 +289,7 @@ export class Scheduler {
       const probed = await probeAll(this.#probe, touched);
       for (const [i, { key }] of touched.entries()) {
         const { serverMs, state } = probed[i]!;
+        this.#probed(key, state);
         this.#onRun({
           seq: this.#seq++,
           intent,
@@ -398,4 +423,11 @@ function lost(): TransportError {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A lock without owner, a semaphore with two permits available (what any acquire here takes). */
+function isFree(state: ResourceState): boolean {
+  if (state.kind === "lock") return state.owner === null;
+  if (state.kind === "semaphore") return state.available >= 2;
+  return false;
 }

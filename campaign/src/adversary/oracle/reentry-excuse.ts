@@ -1,0 +1,43 @@
+import type { AdversaryHistory, Execution, LockState } from "../history.ts";
+import { canRelease } from "./excuses.ts";
+
+/** The lock hash of a Lock (or FairLock, multi-lock part) or a read-write lock's writer. */
+function lockView(e: Execution): LockState | null {
+  if (e.state.kind === "lock") return e.state;
+  if (e.state.kind === "read-write-lock") return e.state.writer;
+  return null;
+}
+
+/**
+ * A re-entry whose call ended in doubt and applied adds one to a hold its owner already has.
+ * That extra count harms no one as long as it never outlives the owner's hold: no release of the
+ * owner's took the count down while the extra stayed (the lock would then stay held past the
+ * owner's last release), and the hold ended by its lease, which only its owner renewed. Renewals
+ * of the owner's own hold are not a use of the extra count: they keep the hold the owner knows.
+ * (Seen in the gate: a write re-entry in doubt on a read-write lock, the holder's own
+ * `extend(14)` shortened the lease, the hold ran out, the cleanup found nothing left to undo.)
+ */
+export function reentryEndedWithItsHold(
+  history: AdversaryHistory,
+  runs: readonly Execution[],
+  grant: Execution,
+): boolean {
+  const held = lockView(grant);
+  if (held === null || held.owner === null || held.expiresAt === null) return false;
+  let { count, expiresAt } = held;
+  for (const e of runs) {
+    if (e.seq <= grant.seq) continue;
+    // The lease was over before this run was sent (as in `expiredUntouched`).
+    if (expiresAt <= e.sentAt) return true;
+    const s = lockView(e);
+    if (s === null) return false;
+    if (s.owner !== held.owner || s.fence !== held.fence)
+      // Gone at this run: by its lease only if the run cannot release and the lease was over.
+      return !canRelease(history, e, held.owner) && expiresAt <= e.serverMs;
+    if (s.count < count || s.expiresAt === null) return false;
+    count = s.count;
+    expiresAt = s.expiresAt;
+  }
+  const end = history.executions.at(-1)?.doneAt ?? -Infinity;
+  return expiresAt <= end;
+}
