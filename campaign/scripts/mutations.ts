@@ -4,11 +4,11 @@ import { formatDetections, measureMutations, warmUp } from "../src/adversary/mut
 import { installClockSkew } from "../src/world/clock-skew.ts";
 
 // `pnpm --filter @edgelock/campaign mutations [name…]`: how often the checker reports each
-// mutation (EDGELOCK_MUTATION_RUNS, default 20, EDGELOCK_MUTATION_PARALLEL at a time, default 4),
+// mutation (EDGELOCK_MUTATION_RUNS, default 20, EDGELOCK_MUTATION_PARALLEL at a time, default 16),
 // and with EDGELOCK_MUTATION_CONTROL=1 the same worlds on the unmutated core.
 const only = process.argv.slice(2);
 const runs = Number(process.env["EDGELOCK_MUTATION_RUNS"] ?? 20);
-const parallel = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 4);
+const parallel = Number(process.env["EDGELOCK_MUTATION_PARALLEL"] ?? 16);
 const control = process.env["EDGELOCK_MUTATION_CONTROL"] === "1";
 const seed = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 1);
 const uninstall = installClockSkew();

@@ -29,7 +29,7 @@ import { runAdversary } from "../src/adversary/run.ts";
 // together reach the coverage below; every run must report no violation. A long run:
 // EDGELOCK_ADVERSARY_SECONDS (wall budget, default 240) and EDGELOCK_CAMPAIGN_SEED.
 const BUDGET_S = Number(process.env["EDGELOCK_ADVERSARY_SECONDS"] ?? 240);
-const ROUND_S = Number(process.env["EDGELOCK_ADVERSARY_ROUND_SECONDS"] ?? 8);
+const ROUND_S = Number(process.env["EDGELOCK_ADVERSARY_ROUND_SECONDS"] ?? 12);
 const SEED = Number(process.env["EDGELOCK_CAMPAIGN_SEED"] ?? 20261124);
 const long = process.env["EDGELOCK_ADVERSARY_SECONDS"] !== undefined;
 
@@ -53,6 +53,12 @@ const CAST = {
   semaphoreActors: 3,
   permitActors: 2,
 } as const;
+
+/**
+ * Every client's wall clock drifts (within its skew bound): a thousand times a poor quartz's
+ * 100 ppm. The mutation worlds keep steady clocks: each aims at one defect.
+ */
+const DRIFT_MS_PER_S = 100;
 
 /** The primitives (as the figures name them) each cast field drives. */
 const DRIVES: Record<keyof typeof CAST, readonly string[]> = {
@@ -78,7 +84,7 @@ function cast(config: AdversaryConfig, figures: Figures): AdversaryConfig {
   const focus = !long && !fields.every(([field]) => done(field));
   const next: Record<string, number> = {};
   for (const [field, actors] of fields) next[field] = focus && done(field) ? 0 : actors;
-  return { ...config, ...next };
+  return { ...config, ...next, maxDriftMsPerSecond: DRIFT_MS_PER_S };
 }
 
 const PLAN: readonly { config: AdversaryConfig; backend: "rest" | "tcp" }[] = [

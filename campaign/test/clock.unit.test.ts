@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { installClockSkew, runSkewed } from "../src/world/clock-skew.ts";
+import { installClockSkew, offsetAt, runSkewed } from "../src/world/clock-skew.ts";
 
 const CORE_SRC = new URL("../../packages/core/src/", import.meta.url).pathname;
 
@@ -48,6 +48,26 @@ describe("client clocks", () => {
       const skewed = runSkewed({ ms: 10_000 }, () => Date.now());
       const plain = Date.now();
       expect(skewed - plain).toBeGreaterThanOrEqual(9_000);
+    } finally {
+      uninstall();
+    }
+  });
+
+  it("a drifting clock moves by its rate from its first reading, and never past its bound", () => {
+    const drift = { msPerSecond: 100, since: 1_000_000, boundMs: 2_000 };
+    expect(offsetAt({ ms: -500, drift }, 1_000_000)).toBe(-500);
+    expect(offsetAt({ ms: -500, drift }, 1_010_000)).toBe(500);
+    expect(offsetAt({ ms: -500, drift }, 1_100_000)).toBe(2_000);
+    expect(offsetAt({ ms: 0, drift: { ...drift, msPerSecond: -100 } }, 1_100_000)).toBe(-2_000);
+    const uninstall = installClockSkew();
+    try {
+      const skew = {
+        ms: 0,
+        drift: { msPerSecond: 1_000, since: Date.now() - 3_000, boundMs: 5_000 },
+      };
+      const ahead = runSkewed(skew, () => Date.now()) - Date.now();
+      expect(ahead).toBeGreaterThanOrEqual(2_900);
+      expect(ahead).toBeLessThanOrEqual(3_100);
     } finally {
       uninstall();
     }

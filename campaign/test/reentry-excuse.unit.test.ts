@@ -67,6 +67,8 @@ const history = (executions: Execution[]): AdversaryHistory => ({
     release,
     { ...reenter, id: 57, kind: "extend", outcome: "ok" },
     { ...reenter, id: 70, kind: "acquire", outcome: "ok", owner: "R3-1" },
+    // The owner's own acquire, told before the re-entry began.
+    { ...reenter, id: 35, kind: "acquire", outcome: "ok", startedAt: -200, endedAt: 0 },
   ],
   beliefs: [],
   samples: [],
@@ -84,7 +86,7 @@ describe("a re-entry in doubt whose extra count ended with its owner's hold", ()
       // The re-entry's own cleanup, after the lease ran out: nothing left to undo.
       run(50, "read-write-lock/abandon-write", 190, writer(0, null, null)),
     ];
-    expect(reentryEndedWithItsHold(history(runs), runs, grant)).toBe(true);
+    expect(reentryEndedWithItsHold(history(runs), runs, reenter, grant)).toBe(true);
   });
 
   it("is not excused when the owner's release took the count down and the extra kept the lock held", () => {
@@ -95,13 +97,23 @@ describe("a re-entry in doubt whose extra count ended with its owner's hold", ()
       run(62, "read-write-lock/release-write", 100, writer(1, 220)),
       run(70, "read-write-lock/acquire-write", 230, writer(0, null, null)),
     ];
-    expect(reentryEndedWithItsHold(history(runs), runs, grant)).toBe(false);
+    expect(reentryEndedWithItsHold(history(runs), runs, reenter, grant)).toBe(false);
   });
 
   it("is not excused when the hold was still live at the end of the run", () => {
     seq = 0;
     const grant = run(50, "read-write-lock/acquire-write", 40, writer(2, 5_000), { seen: false });
     const runs = [grant, run(57, "fair-lock/extend", 145, writer(2, 9_000))];
-    expect(reentryEndedWithItsHold(history(runs), runs, grant)).toBe(false);
+    expect(reentryEndedWithItsHold(history(runs), runs, reenter, grant)).toBe(false);
+  });
+
+  it("is not excused when the owner's hold was told only after the re-entry began (it may be this grant)", () => {
+    seq = 0;
+    const grant = run(50, "read-write-lock/acquire-write", 40, writer(2, 220), { seen: false });
+    const runs = [grant, run(50, "read-write-lock/abandon-write", 300, writer(0, null, null))];
+    const h = history(runs);
+    const late = { ...h, intents: h.intents.map((i) => (i.id === 35 ? { ...i, endedAt: 5 } : i)) };
+    expect(reentryEndedWithItsHold(h, runs, reenter, grant)).toBe(true);
+    expect(reentryEndedWithItsHold(late, runs, reenter, grant)).toBe(false);
   });
 });

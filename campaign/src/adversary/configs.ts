@@ -24,6 +24,11 @@ export interface AdversaryConfig extends CastSize {
   readonly minExtendMs: number;
   readonly maxSkewMs: number;
   /**
+   * Each client's wall clock drifts by up to this many ms per second (absent: none), its offset
+   * kept within ±`maxSkewMs` (the bound the clients are told: `clockErrorMs`).
+   */
+  readonly maxDriftMsPerSecond?: number;
+  /**
    * The clients' `clockErrorMs`: the documented bound on a client's wall-clock error, which the
    * protocol counts into every deadline of a client that has no server time yet. The skew drawn
    * stays within it (a clock beyond the bound is outside what the protocol promises).

@@ -154,6 +154,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         ? {}
         : { operationRecordTtlMs: config.operationRecordTtlMs }),
       maxSkewMs: config.maxSkewMs,
+      ...(config.maxDriftMsPerSecond === undefined
+        ? {}
+        : { maxDriftMsPerSecond: config.maxDriftMsPerSecond }),
       clockErrorMs: config.clockErrorMs,
       onWait: (wait) => history.waits!.push(wait),
       ...quarantine,

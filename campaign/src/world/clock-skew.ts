@@ -3,6 +3,19 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /** A worker's wall-clock offset, changed by the fault driver while the worker runs. */
 export interface Skew {
   ms: number;
+  /**
+   * The clock's rate error, in ms per second of real time (a drifting clock), from `since`
+   * (real ms) on, its offset kept within ±`boundMs` (absent: a clock that does not drift).
+   */
+  drift?: { readonly msPerSecond: number; readonly since: number; readonly boundMs: number };
+}
+
+/** The offset of `skew`'s clock at real time `at`: its skew plus its drift so far, bounded. */
+export function offsetAt(skew: Skew, at: number = realNow()): number {
+  if (skew.drift === undefined) return skew.ms;
+  const { msPerSecond, since, boundMs } = skew.drift;
+  const drifted = skew.ms + (msPerSecond * (at - since)) / 1000;
+  return Math.max(-boundMs, Math.min(boundMs, drifted));
 }
 
 const current = new AsyncLocalStorage<Skew>();
@@ -16,7 +29,12 @@ const realNow = Date.now;
  */
 export function installClockSkew(): () => void {
   // Counted: runs in one process (the mutation test's parallel worlds) install it each.
-  if (installed++ === 0) Date.now = () => realNow() + (current.getStore()?.ms ?? 0);
+  if (installed++ === 0)
+    Date.now = () => {
+      const skew = current.getStore();
+      const at = realNow();
+      return skew === undefined ? at : at + offsetAt(skew, at);
+    };
   let done = false;
   return () => {
     if (done) return;

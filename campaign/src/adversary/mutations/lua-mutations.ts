@@ -42,7 +42,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire",
     apply: { kind: "lua", script: "lock/acquire", transform: recordOnlyGrants },
     config: LOCKS_LATE_ANSWERED,
-    seconds: 7,
+    seconds: 9,
   },
   {
     name: "semaphore-acquire-records-only-grants",
@@ -51,7 +51,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: recordOnlyGrants },
     config: SEMAPHORE_LATE_ANSWERED,
-    seconds: 12,
+    seconds: 15,
   },
   {
     name: "lock-acquire-no-deadline",

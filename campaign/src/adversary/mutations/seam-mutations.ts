@@ -49,7 +49,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock keeper + extend",
     apply: { kind: "seam", seam: "concurrentRenewals" },
     config: LOCKS_KEPT,
-    seconds: 2,
+    seconds: 4,
   },
   {
     name: "resume-trusts-expires-at",
@@ -118,6 +118,6 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "client initialize",
     apply: { kind: "seam", seam: "hideEvictionPolicy" },
     config: EVICTION,
-    seconds: 3,
+    seconds: 5,
   },
 ];

@@ -80,7 +80,7 @@ export function checkAcquires(
         first &&
         intent.kind === "reenter" &&
         granted - erased === net &&
-        reentryEndedWithItsHold(history, runs, first)
+        reentryEndedWithItsHold(history, runs, intent, first)
       )
         continue;
       // An unleased Semaphore's permits, when the cleanup never reached the server: a documented

@@ -1,4 +1,4 @@
-import type { AdversaryHistory, Execution, LockState } from "../history.ts";
+import type { AdversaryHistory, Execution, Intent, LockState } from "../history.ts";
 import { canRelease } from "./excuses.ts";
 
 /** The lock hash of a Lock (or FairLock, multi-lock part) or a read-write lock's writer. */
@@ -14,14 +14,28 @@ function lockView(e: Execution): LockState | null {
  * owner's took the count down while the extra stayed (the lock would then stay held past the
  * owner's last release), and the hold ended by its lease, which only its owner renewed. Renewals
  * of the owner's own hold are not a use of the extra count: they keep the hold the owner knows.
+ * Only when the owner's hold was told before the re-entry began: a hold told by a call still
+ * running then may be this very grant (its reply the one the re-entry lost).
  * (Seen in the gate: a write re-entry in doubt on a read-write lock, the holder's own
  * `extend(14)` shortened the lease, the hold ran out, the cleanup found nothing left to undo.)
  */
 export function reentryEndedWithItsHold(
   history: AdversaryHistory,
   runs: readonly Execution[],
+  reentry: Intent,
   grant: Execution,
 ): boolean {
+  const toldBefore = history.intents.some(
+    (i) =>
+      i.id !== reentry.id &&
+      i.owner === reentry.owner &&
+      i.resource === reentry.resource &&
+      i.outcome === "ok" &&
+      (i.kind === "acquire" || i.kind === "tryAcquire") &&
+      i.endedAt !== null &&
+      i.endedAt <= reentry.startedAt,
+  );
+  if (!toldBefore) return false;
   const held = lockView(grant);
   if (held === null || held.owner === null || held.expiresAt === null) return false;
   let { count, expiresAt } = held;

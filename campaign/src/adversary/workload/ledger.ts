@@ -1,5 +1,5 @@
 import type { HeldLock } from "@edgelock/core";
-import { runSkewed, type Skew } from "../../world/clock-skew.ts";
+import { offsetAt, runSkewed, type Skew } from "../../world/clock-skew.ts";
 import type { AdversaryHistory, Belief, Intent, IntentKind, Primitive } from "../history.ts";
 import { realNow, runInIntent } from "../world/intent-context.ts";
 
@@ -159,7 +159,12 @@ export class Ledger {
     for (const { belief, held, skew } of this.#live.values()) {
       if (belief.abortedAt !== null || held.signal.aborted) continue;
       const wall = runSkewed(skew, () => held.toJSON().expiresAt);
-      this.#history.samples.push({ seq, holdId: belief.holdId, at, deadline: wall - skew.ms });
+      this.#history.samples.push({
+        seq,
+        holdId: belief.holdId,
+        at,
+        deadline: wall - offsetAt(skew),
+      });
     }
   }
 }

@@ -34,6 +34,11 @@ export interface InvocationSettings {
   readonly quarantineMs?: number;
   /** The clients' bound on their wall-clock error (`clockErrorMs`): at least `maxSkewMs`. */
   readonly clockErrorMs: number;
+  /**
+   * Wall-clock drift of each invocation, drawn from ±this many ms per second (absent: none); its
+   * offset stays within ±`maxSkewMs` however long it lives.
+   */
+  readonly maxDriftMsPerSecond?: number;
   /** Wall-clock skew of each invocation, drawn from ±this many ms. */
   readonly maxSkewMs: number;
   /** Each sleep a waiting call plans (the core's `waited` event), with the intent it belongs to. */
@@ -70,6 +75,13 @@ export function newInvocation(
   random: Random,
 ): Invocation {
   const skew: Skew = { ms: random.int(-settings.maxSkewMs, settings.maxSkewMs) };
+  const drift = settings.maxDriftMsPerSecond ?? 0;
+  if (drift > 0)
+    skew.drift = {
+      msPerSecond: random.int(-drift * 1000, drift * 1000) / 1000,
+      since: realNow(),
+      boundMs: settings.maxSkewMs,
+    };
   const redis: RedisInput =
     settings.backend === "tcp"
       ? (settings.tcp as RedisInput)
