@@ -134,16 +134,7 @@ Efficiency here is throughput × (C + R) ÷ permits (semaphores: 2 permits), so 
 `
     : ""
 }
-## Bundle size (esbuild as wrangler runs it, minified, ESM, without \`@upstash/redis\`)
-
-${sizeTable(i.sizes)}
-
-Three Workers passing \`{ url, token }\` (\`bench/src/size/entries.ts\`): the Lock through the Lock-only entry (\`createLockClient\` from \`@edgelock/core/lock\`); the same with \`waitUntilKeeper\` from \`@edgelock/cloudflare\`; \`createClient\` using every primitive. Bundled under the \`workerd\` condition, where \`#tcp-backends\` leaves the node-redis and cluster adapters out. \`pnpm check:sizes\` (a stage of \`pnpm test\`) fails when one exceeds its budget. Per module (minified; gzip share estimated in proportion):
-
-${moduleSizeTable(i.sizes)}
-
-"Lua" is the scripts' source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback; the Lua that scripts share (includes, prologues, epilogues) is in the bundle once (\`common/parts.generated.ts\`).
-
+${sizeSection(i.sizes)}
 ## Libraries and settings
 
 ${table(
@@ -161,5 +152,22 @@ ${table(
 - **wait**: from asking to entering. **hand-off gap**: from one exit to the next entry (R is the floor). **share spread**: most grants any worker got ÷ fewest, until the first worker finished (1.00 = fair). **re-take**: how often the releaser entered again while another worker was waiting.
 - **violations**: sections that began before another ended, from the recorded history (must be 0). **failed**: acquires that gave up (60 s budget).
 - See \`docs/performance.md\` for the limit, the model and the design behind edgelock's figures.
+`;
+}
+
+/**
+ * The bundle-size section (its heading to the next one): written with the whole report by
+ * `pnpm bench`, or alone into BENCHMARKS.md by `pnpm --filter @edgelock/bench size --write`.
+ */
+export function sizeSection(sizes: readonly SizeReport[]): string {
+  return `## Bundle size (esbuild as wrangler runs it, minified, ESM, without \`@upstash/redis\`)
+
+${sizeTable(sizes)}
+
+${sizes.length} Workers passing \`{ url, token }\` (\`bench/src/size/entries.ts\`): the Lock through the Lock-only entry (\`createLockClient\` from \`@edgelock/core/lock\`); the same with \`waitUntilKeeper\` from \`@edgelock/cloudflare\`, and with \`vercelKeeper\` from \`@edgelock/vercel\`; \`createClient\` using every primitive. Bundled under the \`workerd\` condition, where \`#tcp-backends\` leaves the node-redis and cluster adapters out. \`pnpm check:sizes\` (a stage of \`pnpm test\`) fails when one exceeds its budget. Per module (minified; gzip share estimated in proportion):
+
+${moduleSizeTable(sizes)}
+
+"Lua" is the scripts' source, shipped for the \`NOSCRIPT\` → \`EVAL\` fallback; the Lua that scripts share (includes, prologues, epilogues) is in the bundle once (\`common/parts.generated.ts\`).
 `;
 }

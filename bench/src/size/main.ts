@@ -1,9 +1,10 @@
 /**
  * `pnpm --filter @edgelock/bench size`: what edgelock adds to a Worker's bundle, per Worker of
  * `SIZE_ENTRIES` (esbuild as wrangler runs it, minified, `@upstash/redis` left out, gzip level 9)
- * and per module. `pnpm check:sizes` holds each Worker to its budget.
+ * and per module. `pnpm check:sizes` holds each Worker to its budget. With `--write`, rewrites
+ * BENCHMARKS.md's bundle-size section only: sizes need no quiet machine, the timings do.
  */
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SIZE_ENTRIES } from "./entries.ts";
 import { measureEntry, type SizeMeasure } from "./measure.ts";
@@ -23,7 +24,14 @@ export async function measureSizes(): Promise<SizeReport[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const r of await measureSizes()) {
+  const sizes = await measureSizes();
+  if (process.argv.includes("--write")) {
+    // Loaded only here: the report's module pulls in every scenario, which check:sizes needs not.
+    const { writeSizeSection } = await import("./write-section.ts");
+    writeSizeSection(join(root, "BENCHMARKS.md"), sizes);
+    console.log("BENCHMARKS.md: bundle-size section rewritten (the other sections untouched)");
+  }
+  for (const r of sizes) {
     console.log(
       `${r.entry.padEnd(48)} ${(r.minified / 1024).toFixed(1)} KB min, ${(r.gzipped / 1024).toFixed(2)} KB min+gz`,
     );
