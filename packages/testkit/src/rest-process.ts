@@ -62,8 +62,7 @@ export async function startRestFrontProcess(redisUrl: string): Promise<RestFront
   return {
     url,
     token,
-    // SIGKILL: a test server has nothing to flush, and a graceful close waits on clients'
-    // keep-alive connections (it hung there).
+    // SIGKILL: a test server has nothing to flush, and it ends at once.
     close: async () => {
       child.kill("SIGKILL");
       await exited;
