@@ -22,6 +22,7 @@ try {
     seed,
     control,
     dumpDir: "/tmp",
+    backend: process.env["EDGELOCK_MUTATION_BACKEND"] === "tcp" ? "tcp" : "rest",
   });
   console.log(formatDetections(rows));
   for (const row of rows)

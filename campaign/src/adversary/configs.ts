@@ -211,6 +211,34 @@ export const EVICTION: AdversaryConfig = {
   initializeClients: true,
 };
 
+/**
+ * Server clock steps forward (an NTP step, a manual change, a failover to a machine whose clock
+ * is ahead): the run's own Redis, its wall clock stepped forward three times by more than a lease
+ * and more than a call's deadline window, with late, duplicated and lost requests around them,
+ * over every primitive. A forward step may end leases early (docs/guarantees.md); it may never
+ * make an operation apply twice, or after its caller's answer (`clock-step-excuses.ts`).
+ */
+export const CLOCK_STEPS: AdversaryConfig = {
+  ...REORDER,
+  name: "clock-steps",
+  maxSkewMs: 100,
+  clockErrorMs: 100,
+  longLivedActors: 2,
+  dataFaults: { clockSteps: [400, 250, 600] },
+};
+
+/**
+ * Server clock steps both ways: not a gate (docs/guarantees.md promises nothing applied exactly
+ * once across a step back: an operation record that ran out before the step lets a copy whose
+ * deadline the step made current again apply a second time). `pnpm --filter @edgelock/campaign
+ * adversary` with EDGELOCK_ADVERSARY_CONFIG=clock-steps-back shows it.
+ */
+export const CLOCK_STEPS_BACK: AdversaryConfig = {
+  ...CLOCK_STEPS,
+  name: "clock-steps-back",
+  dataFaults: { clockSteps: [400, -600, 250, -300] },
+};
+
 export const CONFIGS: readonly AdversaryConfig[] = [
   REORDER,
   CONGESTED,
@@ -220,4 +248,7 @@ export const CONFIGS: readonly AdversaryConfig[] = [
 ];
 
 /** Worlds with faults on the data itself: each run starts a Redis of its own (no shared stack). */
-export const DATA_FAULT_CONFIGS: readonly AdversaryConfig[] = [DATA_LOSS, EVICTION];
+export const DATA_FAULT_CONFIGS: readonly AdversaryConfig[] = [DATA_LOSS, EVICTION, CLOCK_STEPS];
+
+/** Worlds that show what is not promised (violations expected): run only when named. */
+export const UNPROMISED_CONFIGS: readonly AdversaryConfig[] = [CLOCK_STEPS_BACK];

@@ -1,7 +1,9 @@
 /**
  * What an adversarial run records, all of it plain JSON so a failing run can be re-checked
  * offline (`recheck <file>`). Times are real wall-clock ms (`realNow()`), the clock the local
- * redis-server also reads, so server and client times are comparable.
+ * redis-server also reads, so server and client times are comparable; in a world that steps the
+ * server's clock (`clock-step` data faults) server ms are the stepped clock's, and the oracle
+ * takes each step's offset out first (`oracle/server-clock.ts`).
  */
 import type { PrimitiveKind } from "../primitive-kind.ts";
 
@@ -122,12 +124,16 @@ export interface Execution {
  * `world/<kind>` that log each resource's state right after it (a snapshot logs none).
  */
 export interface DataFault {
-  readonly kind: "snapshot" | "rollback" | "eviction";
+  readonly kind: "snapshot" | "rollback" | "eviction" | "clock-step";
   readonly seq: number;
-  /** Real ms when it was done (the server answers again, the pressure stopped). */
+  /** Real ms when it was done (the server answers again, the pressure stopped, the clock moved). */
   readonly at: number;
   /** Keys evicted (eviction) . */
   readonly evicted?: number;
+  /** How far the server's wall clock moved (clock-step; negative: back), ms. */
+  readonly stepMs?: number;
+  /** The server clock's offset from the real time after the step (clock-step), ms. */
+  readonly offsetMs?: number;
 }
 
 /**

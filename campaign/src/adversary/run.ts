@@ -20,6 +20,7 @@ import { realNow } from "./world/intent-context.ts";
 import { driveDataFaults } from "./world/data-faults.ts";
 import { newInvocation, type Invocation, type InvocationSettings } from "./world/invocation.ts";
 import { preloadScripts } from "./world/preload.ts";
+import { serverClock } from "./world/server-clock/server-clock.ts";
 import { probe, type ResourceRef } from "./world/probe.ts";
 import { Scheduler } from "./world/scheduler.ts";
 
@@ -64,7 +65,11 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
   const ownStack = options.stack === undefined || config.dataFaults !== undefined;
   // Its own rest-server process too: a run that owns its stack (server faults, data faults) runs
   // beside others that load this process.
-  const stack = ownStack ? await startStack({ restProcess: true }) : options.stack!;
+  // A world that steps the server's clock runs its Redis with the clock shim.
+  const clock = (config.dataFaults?.clockSteps ?? []).length > 0 ? await serverClock() : undefined;
+  const stack = ownStack
+    ? await startStack({ restProcess: true, ...(clock ? { env: clock.env } : {}) })
+    : options.stack!;
   const connections: { destroy(): void }[] = [];
   const keepAlive = setInterval(() => undefined, 1_000);
   try {
@@ -87,7 +92,8 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         config.mix.late + config.mix.duplicate + config.mix.lostResponse > 0 ||
         (backend === "rest" && ownStack && (config.mix.serverFault ?? 0) > 0) ||
         (config.dataFaults?.rollbacks ?? 0) > 0 ||
-        (config.dataFaults?.evictions ?? 0) > 0,
+        (config.dataFaults?.evictions ?? 0) > 0 ||
+        (config.dataFaults?.clockSteps ?? []).length > 0,
       executions: [],
       intents: [],
       beliefs: [],
@@ -210,6 +216,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         resources,
         from: realNow(),
         until,
+        ...(clock ? { serverClock: clock } : {}),
       }),
       ...Array.from({ length: config.lockActors }, (_, i) =>
         lockActor(actor(`L${i}`, i, i < longLived)),
@@ -249,6 +256,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       // Only this run's own connections: `closeAll()` would close those of runs beside it.
       for (const c of connections) c.destroy();
       if (ownStack) await stack.close();
+      clock?.close();
     } finally {
       clearInterval(keepAlive);
       uninstallSkew();

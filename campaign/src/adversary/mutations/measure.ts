@@ -30,6 +30,8 @@ export interface MeasureOptions {
   readonly control?: boolean;
   /** Where a failing run's history goes. */
   readonly dumpDir?: string;
+  /** The clients' path to Redis. @default "rest" */
+  readonly backend?: "rest" | "tcp";
 }
 
 /**
@@ -103,6 +105,7 @@ export async function measureMutations(
           config: options.control ? controlConfig(mutation.config) : mutation.config,
           seed,
           seconds: mutation.seconds,
+          ...(options.backend ? { backend: options.backend } : {}),
           stack,
           prefix: `mut-${mutation.name}-${options.control ? "c" : "m"}-${seed}`,
           ...(mutated ? { mutation: mutated } : {}),
@@ -128,6 +131,30 @@ export async function measureMutations(
       missed: t.missed.sort((a, b) => a - b),
       seconds: (t.last - t.first) / 1000,
       runSeconds: t.busy / options.runs / 1000,
+    };
+  });
+}
+
+/**
+ * The rows of several shards' measurements (each its own seeds of every mutation) as one: runs,
+ * catches, kinds and missed seeds added up; wall time the longest shard's, time per run the mean.
+ */
+export function mergeDetections(shards: readonly (readonly Detection[])[]): Detection[] {
+  const first = shards[0] ?? [];
+  return first.map((row) => {
+    const rows = shards.map((rows) => rows.find((r) => r.mutation === row.mutation)!);
+    const runs = rows.reduce((n, r) => n + r.runs, 0);
+    const kinds: Record<string, number> = {};
+    for (const r of rows)
+      for (const [k, n] of Object.entries(r.kinds)) kinds[k] = (kinds[k] ?? 0) + n;
+    return {
+      mutation: row.mutation,
+      runs,
+      caught: rows.reduce((n, r) => n + r.caught, 0),
+      kinds,
+      missed: rows.flatMap((r) => r.missed).sort((a, b) => a - b),
+      seconds: Math.max(...rows.map((r) => r.seconds)),
+      runSeconds: rows.reduce((t, r) => t + r.runSeconds * r.runs, 0) / runs,
     };
   });
 }

@@ -1,6 +1,7 @@
 import type { AdversaryHistory, Execution } from "../history.ts";
 import { checkAcquires } from "./acquire-checks.ts";
 import { checkAppliedAfterAnswer } from "./after-answer-checks.ts";
+import { excuseClockSteps } from "./clock-step-excuses.ts";
 import { GrantLedger } from "./grant-ledger.ts";
 import { checkLeases } from "./lease-checks.ts";
 import { lockTransitions } from "./lock-transitions.ts";
@@ -12,6 +13,7 @@ import { checkQueueOrder } from "./queue-checks.ts";
 import { readWriteTransitions } from "./rw-transitions.ts";
 import { checkRollbackDetected } from "./rollback-checks.ts";
 import { sectionCounts } from "./sections.ts";
+import { onRealClock } from "./server-clock.ts";
 import { checkCapacity, checkSemaphoreReleases, semaphoreRuns } from "./semaphore-checks.ts";
 import type { AdversaryViolation, AdversaryViolationClass } from "./violation.ts";
 
@@ -20,10 +22,16 @@ export interface AdversaryResult {
   readonly counts: Partial<Record<AdversaryViolationClass, number>>;
   /** Critical sections per primitive (latch: rounds) and in all (`sectionCounts`). */
   readonly sections: ReturnType<typeof sectionCounts>;
+  /**
+   * What a forward step of the server clock explains (`clock-step-excuses.ts`), kept apart from
+   * `violations` so a report can show what was excused and why. Absent: nothing.
+   */
+  readonly excusedByClockSteps?: AdversaryViolation[];
 }
 
 /** Replays a recorded history (pure: the same history always gives the same verdict). */
-export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResult {
+export function checkAdversaryHistory(logged: AdversaryHistory): AdversaryResult {
+  const history = onRealClock(logged);
   const byResource = new Map<string, Execution[]>();
   for (const e of history.executions) {
     const list = byResource.get(e.resource) ?? [];
@@ -68,9 +76,15 @@ export function checkAdversaryHistory(history: AdversaryHistory): AdversaryResul
     ...checkIllFormedRefused(history),
     ...checkRollbackDetected(history, ledger),
   );
+  const { stand, excused } = excuseClockSteps(history, violations);
   const counts: Partial<Record<AdversaryViolationClass, number>> = {};
-  for (const v of violations) counts[v.class] = (counts[v.class] ?? 0) + 1;
-  return { violations, counts, sections: sectionCounts(history) };
+  for (const v of stand) counts[v.class] = (counts[v.class] ?? 0) + 1;
+  return {
+    violations: stand,
+    counts,
+    sections: sectionCounts(history),
+    ...(excused.length > 0 ? { excusedByClockSteps: excused } : {}),
+  };
 }
 
 /** Per-class counts, then the first few violations of each class. */
@@ -87,6 +101,16 @@ export function formatAdversaryReport(
     `adversary ${history.config} seed ${history.seed}: ${history.intents.length} intents, ${history.executions.length} script runs, ${result.violations.length} violations`,
     `  sections: ${sections.total} (${per || "none"}; latch: rounds)`,
   ];
+  const excused = result.excusedByClockSteps ?? [];
+  if (excused.length > 0) {
+    const byClass: Record<string, number> = {};
+    for (const v of excused) byClass[v.class] = (byClass[v.class] ?? 0) + 1;
+    lines.push(
+      `  excused by a forward server clock step: ${Object.entries(byClass)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(", ")}`,
+    );
+  }
   for (const [cls, count] of Object.entries(result.counts)) {
     lines.push(`  ${cls}: ${count}`);
     for (const v of result.violations.filter((x) => x.class === cls).slice(0, perClass))

@@ -129,6 +129,7 @@ function overlaps(
         class: "overlap",
         resource: a.resource,
         holdId: b.holdId,
+        olderHoldId: a.holdId,
         seq,
         detail: `holds ${a.holdId} (fence ${a.fence}) and ${b.holdId} (fence ${b.fence}) believed at once`,
       });

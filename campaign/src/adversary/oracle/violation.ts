@@ -60,6 +60,8 @@ export interface AdversaryViolation {
   readonly resource: string;
   readonly intent?: number;
   readonly holdId?: number;
+  /** An overlap's other (older) hold. */
+  readonly olderHoldId?: number;
   readonly seq?: number;
   readonly detail: string;
 }

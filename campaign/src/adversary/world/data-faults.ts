@@ -4,6 +4,7 @@ import type { AdversaryHistory } from "../history.ts";
 import { realNow } from "./intent-context.ts";
 import type { ResourceRef } from "./probe.ts";
 import type { Scheduler } from "./scheduler.ts";
+import type { ServerClock } from "./server-clock/server-clock.ts";
 import { snapshotRollback } from "./snapshot-rollback.ts";
 
 /** Which faults on the data a run injects, spread evenly over it. */
@@ -23,6 +24,12 @@ export interface DataFaultPlan {
    * @default 0
    */
   readonly evictions?: number;
+  /**
+   * Steps of the server's wall clock (ms; negative: back), in this order, each in the middle of
+   * its equal slot of the run (the run's Redis then starts with the clock shim: `serverClock`).
+   * @default []
+   */
+  readonly clockSteps?: readonly number[];
 }
 
 export interface DataFaultWorld {
@@ -36,6 +43,8 @@ export interface DataFaultWorld {
   readonly resources: readonly ResourceRef[];
   readonly from: number;
   readonly until: number;
+  /** The run's server clock, when the plan steps it. */
+  readonly serverClock?: ServerClock;
 }
 
 /**
@@ -48,7 +57,10 @@ export interface DataFaultWorld {
  */
 export async function driveDataFaults(plan: DataFaultPlan, world: DataFaultWorld): Promise<void> {
   const faults = (world.history.dataFaults ??= []);
-  await driveEvictions(plan.evictions ?? 0, world);
+  await Promise.all([
+    driveEvictions(plan.evictions ?? 0, world),
+    driveClockSteps(plan.clockSteps ?? [], world),
+  ]);
   const rollbacks = plan.rollbacks ?? 0;
   if (rollbacks === 0) return;
   const rollback = snapshotRollback(world.redis);
@@ -99,6 +111,25 @@ async function driveEvictions(evictions: number, world: DataFaultWorld): Promise
       });
       faults.push({ kind: "eviction", ...done, evicted });
     }
+  }
+}
+
+/**
+ * Each step of the server's clock in the middle of its slot, between two script runs (none in
+ * flight), with every resource's state logged right after it in the stepped clock.
+ */
+async function driveClockSteps(steps: readonly number[], world: DataFaultWorld): Promise<void> {
+  if (steps.length === 0) return;
+  const clock = world.serverClock;
+  if (clock === undefined) throw new Error("a plan with clockSteps needs the run's serverClock");
+  const faults = (world.history.dataFaults ??= []);
+  const slot = (world.until - world.from) / steps.length;
+  for (const [i, stepMs] of steps.entries()) {
+    await sleepUntil(world.from + slot * (i + 0.5));
+    const done = await world.scheduler.worldEvent("clock-step", world.resources, async () => {
+      clock.stepServerClock(stepMs);
+    });
+    faults.push({ kind: "clock-step", ...done, stepMs, offsetMs: clock.offsetMs });
   }
 }
 
