@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CALM,
   CALM_LOADED,
+  CLOCK_STEPS,
   CONFIGS,
   DATA_LOSS,
   EVICTION,
@@ -24,9 +25,9 @@ import { LOCKS_SURROGATE_NAMES } from "../src/adversary/mutations/worlds.ts";
 import { formatAdversaryReport } from "../src/adversary/oracle/check.ts";
 import { runAdversary } from "../src/adversary/run.ts";
 
-// The bounded adversary as a gate: rounds of short runs, every config at once (REST; `reorder`
-// on TCP too), one Redis and rest-server shared (each run its own key prefix), until the runs
-// together reach the coverage below; every run must report no violation. A long run:
+// The bounded adversary as a gate: short runs, every config at once in its own lane (REST;
+// `reorder` on TCP too), one Redis and rest-server shared (each run its own key prefix), until the
+// runs together reach the coverage below; every run must report no violation. A long run:
 // EDGELOCK_ADVERSARY_SECONDS (wall budget, default 240) and EDGELOCK_CAMPAIGN_SEED.
 const BUDGET_S = Number(process.env["EDGELOCK_ADVERSARY_SECONDS"] ?? 240);
 const ROUND_S = Number(process.env["EDGELOCK_ADVERSARY_ROUND_SECONDS"] ?? 12);
@@ -72,8 +73,8 @@ const DRIVES: Record<keyof typeof CAST, readonly string[]> = {
 };
 
 /**
- * The next round's cast: while some primitive is short, one already covered gets no actors, so
- * the rounds after the first spend the machine on what is still short (on a loaded machine the MultiLock, whose
+ * The next run's cast: while some primitive is short, one already covered gets no actors, so
+ * the runs after the first spend the machine on what is still short (on a loaded machine the MultiLock, whose
  * sections wait for two locks at once, fell short of its 100 within the budget while the
  * Semaphore passed 1,000). A long run keeps the whole cast.
  */
@@ -110,39 +111,39 @@ describe("adversarial campaign (bounded)", () => {
       const overshoots: Overshoots = {};
       const started = Date.now();
       const failures: string[] = [];
-      let round = 0;
-      // Rounds until the coverage is reached (a long run: until the budget is spent), and never
-      // past the budget: a round on a loaded machine reaches fewer sections, not a timeout.
-      while (Date.now() - started < BUDGET_S * 1_000 - ROUND_S * 2_000) {
-        const runs = await Promise.all(
-          PLAN.map(({ config, backend }, i) => {
-            const seed = SEED + round * 100 + i;
-            return runAdversary({
-              config: cast(config, figures),
-              seed,
-              seconds: ROUND_S,
-              backend,
-              // A run with the rest-server's own faults owns its rest-server (it clears rules).
-              ...((config.mix.serverFault ?? 0) > 0 && backend === "rest" ? {} : { stack }),
-              prefix: `adv${seed}${backend}`,
-              dumpDir: "/tmp",
-            });
-          }),
-        );
-        for (const [i, run] of runs.entries()) {
+      let runs = 0;
+      // One lane per planned config, each starting its next run as soon as its last one ended
+      // (no barrier: one lane's way to quiescence overlaps the others' work), cast from the
+      // figures so far, until the coverage is reached (a long run: until the budget is spent),
+      // and never past the budget: a run on a loaded machine reaches fewer sections, not a
+      // timeout.
+      const lane = async ({ config, backend }: (typeof PLAN)[number], i: number) => {
+        for (let k = 0; Date.now() - started < BUDGET_S * 1_000 - ROUND_S * 2_000; k++) {
+          if (!long && covered(figures)) return;
+          const seed = SEED + k * 100 + i;
+          const run = await runAdversary({
+            config: cast(config, figures),
+            seed,
+            seconds: ROUND_S,
+            backend,
+            // A run with the rest-server's own faults owns its rest-server (it clears rules).
+            ...((config.mix.serverFault ?? 0) > 0 && backend === "rest" ? {} : { stack }),
+            prefix: `adv${seed}${backend}`,
+            dumpDir: "/tmp",
+          });
           addFigures(figures, faults, run.history, run.result);
-          addOvershoots(overshoots, run.history, PLAN[i]!.config);
+          addOvershoots(overshoots, run.history, config);
           if (run.result.violations.length > 0)
             failures.push(
               `${formatAdversaryReport(run.history, run.result)}${run.file ? `\n  history: ${run.file}` : ""}`,
             );
+          runs++;
         }
-        round++;
-        if (!long && covered(figures)) break;
-      }
+      };
+      await Promise.all(PLAN.map(lane));
       const wall = ((Date.now() - started) / 1000).toFixed(1);
       console.log(
-        `adversary: ${round} round(s) × ${PLAN.length} runs of ${ROUND_S} s, ${wall} s wall\n${formatFigures(figures, faults)}\n` +
+        `adversary: ${runs} runs of ${ROUND_S} s in ${PLAN.length} lanes, ${wall} s wall\n${formatFigures(figures, faults)}\n` +
           `worst overshoot of a call's budget (ms; ≤ 0: within it; deadlines pass it by the client's server-clock error, up to clockErrorMs):\n${formatOvershoots(overshoots)}`,
       );
       expect(failures, failures.join("\n")).toEqual([]);
@@ -153,15 +154,17 @@ describe("adversarial campaign (bounded)", () => {
   );
 });
 
-// Faults on the data (issue 13, findings 3-5): one short run of each such world, at once, beside
-// the rounds above (each data-fault run starts a Redis of its own). Each must report no violation,
-// and its fault must have happened: a rollback to an older snapshot, keys evicted from a server
-// whose clients were told it evicts, names differing only by a lone surrogate refused.
+// Faults on the data (issue 13, findings 3-5) and on the server's clock: one short run of each
+// such world, at once, after the runs above (each data-fault run starts a Redis of its own).
+// Each must report no violation, and its fault must have happened: a rollback to an older
+// snapshot, keys evicted from a server whose clients were told it evicts, names differing only by
+// a lone surrogate refused, the server's clock stepped forward past leases and deadlines (what
+// that may break is excused by `clock-step-excuses.ts`, and shown).
 describe("adversarial campaign: faults on the data (bounded)", () => {
-  it("rollback, eviction and ill-formed names: nothing beyond what the docs allow", async () => {
+  it("rollback, eviction, ill-formed names, server clock steps: nothing beyond what the docs allow", async () => {
     const started = Date.now();
-    const [rollback, eviction, names] = await Promise.all(
-      [DATA_LOSS, EVICTION, LOCKS_SURROGATE_NAMES].map((config, i) =>
+    const [rollback, eviction, names, steps] = await Promise.all(
+      [DATA_LOSS, EVICTION, LOCKS_SURROGATE_NAMES, CLOCK_STEPS].map((config, i) =>
         runAdversary({
           config,
           seed: SEED + i,
@@ -173,17 +176,20 @@ describe("adversarial campaign: faults on the data (bounded)", () => {
       ),
     );
     const wall = ((Date.now() - started) / 1000).toFixed(1);
-    const report = [rollback!, eviction!, names!].map((r) =>
+    const report = [rollback!, eviction!, names!, steps!].map((r) =>
       formatAdversaryReport(r.history, r.result),
     );
-    console.log(`faults on the data: 3 runs of 3 s at once, ${wall} s wall\n${report.join("\n")}`);
-    for (const run of [rollback!, eviction!, names!])
+    console.log(`faults on the data: 4 runs of 3 s at once, ${wall} s wall\n${report.join("\n")}`);
+    for (const run of [rollback!, eviction!, names!, steps!])
       expect(run.result.violations, formatAdversaryReport(run.history, run.result)).toEqual([]);
     expect(rollback!.history.dataFaults?.some((f) => f.kind === "rollback")).toBe(true);
     expect(eviction!.history.dataFaults?.some((f) => (f.evicted ?? 0) > 0)).toBe(true);
     expect(eviction!.history.evictionTold?.some((t) => t.policy === "volatile-ttl")).toBe(true);
     expect(names!.history.intents.some((i) => i.outcome === "INVALID_ARGUMENT")).toBe(true);
-  }, 60_000);
+    const stepped = (steps!.history.dataFaults ?? []).filter((f) => f.kind === "clock-step");
+    expect(stepped.map((f) => f.stepMs)).toEqual([300, 300, 300]);
+    expect(steps!.result.sections.total).toBeGreaterThan(20);
+  }, 90_000);
 });
 
 /** Whether `primitive` has reached its coverage. */

@@ -56,6 +56,13 @@ export interface AdversaryConfig extends CastSize {
    * own without an append-only file, whatever stack it was given.
    */
   readonly dataFaults?: DataFaultPlan;
+  /**
+   * Requests through the run's own rest-server before the actors start, for this long (ms;
+   * absent: none). A fresh rest-server process answers slower than a 40 ms request timeout for
+   * its first second or two, and a short world of such timings then sees nothing but
+   * `OutcomeUnknownError`.
+   */
+  readonly warmUpMs?: number;
   /** The server's `maxmemory-policy`, set before the run (absent: Redis's `noeviction`). */
   readonly evictionPolicy?: string;
   /** Every client calls `initialize()` before it acts, as the docs advise (absent: none does). */
@@ -221,10 +228,14 @@ export const EVICTION: AdversaryConfig = {
 export const CLOCK_STEPS: AdversaryConfig = {
   ...REORDER,
   name: "clock-steps",
+  // The server starts 600 ms behind and steps forward 3 × 300 ms: always within the clients'
+  // clock error bound of the real time (the protocol's assumption for a fresh client), each step
+  // past a lease and a retry window.
   maxSkewMs: 100,
-  clockErrorMs: 100,
+  clockErrorMs: 700,
   longLivedActors: 2,
-  dataFaults: { clockSteps: [400, 250, 600] },
+  warmUpMs: 2_000,
+  dataFaults: { clockStartMs: -600, clockSteps: [300, 300, 300] },
 };
 
 /**
@@ -236,7 +247,7 @@ export const CLOCK_STEPS: AdversaryConfig = {
 export const CLOCK_STEPS_BACK: AdversaryConfig = {
   ...CLOCK_STEPS,
   name: "clock-steps-back",
-  dataFaults: { clockSteps: [400, -600, 250, -300] },
+  dataFaults: { clockStartMs: -300, clockSteps: [400, -600, 300, -300] },
 };
 
 export const CONFIGS: readonly AdversaryConfig[] = [

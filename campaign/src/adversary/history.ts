@@ -261,6 +261,11 @@ export interface AdversaryHistory {
    * Absent in older histories.
    */
   waits?: PlannedWait[];
+  /**
+   * Where the server's clock stood from the real time when the run began (ms), in a world that
+   * steps it (absent: 0, the real time).
+   */
+  readonly serverClockStartMs?: number;
   /** Faults on the data itself (absent: none; the run's Redis kept every write). */
   dataFaults?: DataFault[];
   /** What clients were told of the eviction policy (absent: none called `initialize()`). */

@@ -67,6 +67,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
   // beside others that load this process.
   // A world that steps the server's clock runs its Redis with the clock shim.
   const clock = (config.dataFaults?.clockSteps ?? []).length > 0 ? await serverClock() : undefined;
+  clock?.stepServerClock(config.dataFaults?.clockStartMs ?? 0);
   const stack = ownStack
     ? await startStack({ restProcess: true, ...(clock ? { env: clock.env } : {}) })
     : options.stack!;
@@ -80,6 +81,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       for (const source of options.mutation?.scripts ?? []) await probeRedis.scriptLoad(source);
     };
     await loadScripts();
+    if (config.warmUpMs !== undefined) await warmUp(stack, config.warmUpMs);
     if (config.evictionPolicy !== undefined)
       await probeRedis.sendCommand(["CONFIG", "SET", "maxmemory-policy", config.evictionPolicy]);
     const prefix = options.prefix ?? `adv${seed}`;
@@ -101,6 +103,7 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
       final: {},
       totals: {},
       recordMarginMs: recordTtlMs(config) - config.retryWindowMs,
+      ...(clock ? { serverClockStartMs: clock.offsetMs } : {}),
       ...(config.quarantineMs === undefined ? {} : { quarantineMs: config.quarantineMs }),
       waits: [],
     };
@@ -281,6 +284,17 @@ function recordTtlMs(config: AdversaryConfig): number {
       2 * config.requestTimeoutMs +
       2 * config.clockErrorMs +
       RECORD_MARGIN_SLACK_MS
+  );
+}
+
+/** Script runs through the rest-server, eight at a time, for `ms` (see `warmUpMs`). */
+async function warmUp(stack: Stack, ms: number): Promise<void> {
+  const redis = new Redis({ ...stack.rest, retry: false });
+  const until = realNow() + ms;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (realNow() < until) await redis.eval("return redis.call('TIME')", [], []);
+    }),
   );
 }
 

@@ -1,4 +1,4 @@
-import type { AdversaryHistory } from "../history.ts";
+import type { AdversaryHistory, Belief, ResourceState } from "../history.ts";
 import { clockSteps } from "./server-clock.ts";
 import type { AdversaryViolation, AdversaryViolationClass } from "./violation.ts";
 
@@ -63,6 +63,22 @@ export function excuseClockSteps(
   };
 }
 
+/** Whether a logged state shows the believed hold (its owner and fence, or its permit). */
+function shows(state: ResourceState, belief: Belief): boolean {
+  switch (state.kind) {
+    case "lock":
+      return state.owner === belief.owner && state.fence === belief.fence;
+    case "read-write-lock":
+      return belief.mode === "read"
+        ? state.readers[belief.owner]?.fence === belief.fence
+        : state.writer.owner === belief.owner && state.writer.fence === belief.fence;
+    case "permit-expirable-semaphore":
+      return belief.owner in state.permits;
+    default:
+      return false;
+  }
+}
+
 /** From the earliest to the latest moment the violation involves (null: it names none). */
 function spanOf(
   history: AdversaryHistory,
@@ -84,7 +100,14 @@ function spanOf(
     const belief =
       holdId === undefined ? undefined : history.beliefs.find((b) => b.holdId === holdId);
     if (belief === undefined) continue;
+    // From the call that asked for it: a lease is set when its grant runs, which may be before
+    // a step even when the client is told after it (a settle's recorded grant).
     from.push(belief.toldAt);
+    for (const i of history.intents) if (i.holdId === holdId) from.push(i.startedAt);
+    const grant = history.executions.find(
+      (e) => e.resource === belief.resource && shows(e.state, belief),
+    );
+    if (grant) from.push(grant.requestedAt ?? grant.sentAt);
     to.push(belief.releasedAt ?? belief.abortedAt ?? Infinity);
   }
   if (from.length === 0) return null;

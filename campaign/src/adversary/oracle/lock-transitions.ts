@@ -1,4 +1,5 @@
 import type { Execution, ResourceState } from "../history.ts";
+import { BOUNDARY_TOLERANCE_MS } from "./violation.ts";
 
 type LockState = Extract<ResourceState, { kind: "lock" }>;
 
@@ -45,14 +46,24 @@ export function lockTransitions(
 ): LockTransition[] {
   let prev: LockState = FREE;
   const out: LockTransition[] = [];
+  // Operations that released something already (a copy of one that runs again is a repeat).
+  const releasedBy = new Set<string>();
   for (const e of executions) {
     const after = e.state as LockState;
     // Still there after the run (owner and fence: a fence is never granted twice), it had not
     // ended at the server when the run ran, whatever the probe's ms-grained expiry said.
     const survived =
       prev.owner !== null && after.owner === prev.owner && after.fence === prev.fence;
-    const expired =
-      !survived && prev.owner !== null && prev.expiresAt !== null && prev.expiresAt <= e.sentAt;
+    const ended = !survived && prev.owner !== null && prev.expiresAt !== null;
+    // A repeat of a release that applied already, finding the hold gone when its lease ran out
+    // while the copy was in flight (sent before the expiry, the server's time after the run past
+    // it): either outcome is accepted at a lease boundary, and the lease explains it.
+    const repeatAtExpiry =
+      ended &&
+      e.opId !== null &&
+      releasedBy.has(e.opId) &&
+      prev.expiresAt! <= e.serverMs + BOUNDARY_TOLERANCE_MS;
+    const expired = (ended && prev.expiresAt! <= e.sentAt) || repeatAtExpiry;
     const before = expired ? FREE : prev;
     let granted = 0;
     let released = 0;
@@ -73,6 +84,7 @@ export function lockTransitions(
       // A direct grant reserved for a waiter is nobody's hold until the waiter claims it.
       if (after.owner !== null && !after.reserved) granted += after.count;
     }
+    if (released > 0 && e.opId !== null) releasedBy.add(e.opId);
     out.push({
       execution: e,
       granted,

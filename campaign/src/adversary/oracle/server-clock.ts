@@ -16,14 +16,15 @@ export function clockSteps(history: AdversaryHistory): DataFault[] {
 /** The history with every server time on the real clock; the same object when nothing stepped. */
 export function onRealClock(history: AdversaryHistory): AdversaryHistory {
   const steps = clockSteps(history);
-  if (steps.length === 0) return history;
+  const start = history.serverClockStartMs ?? 0;
+  if (steps.length === 0 && start === 0) return history;
   // A step's offset holds from its first logged run on (`seq`); runs are logged in order.
   const offsetAt = (seq: number): number => {
-    let offset = 0;
+    let offset = start;
     for (const s of steps) if (s.seq <= seq) offset = s.offsetMs ?? offset;
     return offset;
   };
-  const finalOffset = steps.at(-1)!.offsetMs ?? 0;
+  const finalOffset = steps.at(-1)?.offsetMs ?? start;
   const final: Record<string, ResourceState> = {};
   for (const [key, state] of Object.entries(history.final))
     final[key] = shiftState(state, finalOffset);

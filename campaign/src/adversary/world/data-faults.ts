@@ -30,6 +30,12 @@ export interface DataFaultPlan {
    * @default []
    */
   readonly clockSteps?: readonly number[];
+  /**
+   * Where the server's clock starts, from the real time (ms; negative: behind), before anything
+   * runs: so the steps forward can keep it within the clients' `clockErrorMs` of the real time.
+   * @default 0
+   */
+  readonly clockStartMs?: number;
 }
 
 export interface DataFaultWorld {
@@ -126,7 +132,14 @@ async function driveClockSteps(steps: readonly number[], world: DataFaultWorld):
   const slot = (world.until - world.from) / steps.length;
   for (const [i, stepMs] of steps.entries()) {
     await sleepUntil(world.from + slot * (i + 0.5));
-    const done = await world.scheduler.worldEvent("clock-step", world.resources, async () => {
+    // Every resource the runs touched so far, its state logged in the stepped clock right after
+    // the step (the cast's too: the oracle then judges each expiry by the clock that ends it).
+    const touched = new Map(world.resources.map((r) => [r.key, r]));
+    for (const e of world.history.executions)
+      if (!touched.has(e.resource) && !e.script.startsWith("world/"))
+        touched.set(e.resource, { key: e.resource, kind: e.state.kind });
+    const resources = [...touched.values()];
+    const done = await world.scheduler.worldEvent("clock-step", resources, async () => {
       clock.stepServerClock(stepMs);
     });
     faults.push({ kind: "clock-step", ...done, stepMs, offsetMs: clock.offsetMs });
