@@ -24,6 +24,7 @@ import {
 import { LOCKS_SURROGATE_NAMES } from "../src/adversary/mutations/worlds.ts";
 import { formatAdversaryReport } from "../src/adversary/oracle/check.ts";
 import { runAdversary } from "../src/adversary/run.ts";
+import { realNow } from "../src/adversary/world/intent-context.ts";
 
 // The bounded adversary as a gate: short runs, every config at once in its own lane (REST;
 // `reorder` on TCP too), one Redis and rest-server shared (each run its own key prefix), until the
@@ -112,6 +113,9 @@ describe("adversarial campaign (bounded)", () => {
       const started = Date.now();
       const failures: string[] = [];
       let runs = 0;
+      // Once the coverage is reached, the runs still going stop their actors and are checked as
+      // they are (a long run: never).
+      const stop = { at: Infinity };
       // One lane per planned config, each starting its next run as soon as its last one ended
       // (no barrier: one lane's way to quiescence overlaps the others' work), cast from the
       // figures so far, until the coverage is reached (a long run: until the budget is spent),
@@ -130,8 +134,10 @@ describe("adversarial campaign (bounded)", () => {
             ...((config.mix.serverFault ?? 0) > 0 && backend === "rest" ? {} : { stack }),
             prefix: `adv${seed}${backend}`,
             dumpDir: "/tmp",
+            stop,
           });
           addFigures(figures, faults, run.history, run.result);
+          if (!long && covered(figures)) stop.at = Math.min(stop.at, realNow());
           addOvershoots(overshoots, run.history, config);
           if (run.result.violations.length > 0)
             failures.push(

@@ -38,6 +38,12 @@ export interface AdversaryRunOptions {
   readonly stack?: Stack;
   /** Key prefix; default `adv<seed>`. Runs sharing a stack need distinct ones. */
   readonly prefix?: string;
+  /**
+   * Ends the actors' loops early once `stop.at` (real ms) has passed, however long `seconds` is:
+   * the run then goes to quiescence and is checked as a whole, only shorter (a gate whose runs
+   * together reached their coverage stops the ones still going). Read at every loop turn.
+   */
+  readonly stop?: { readonly at: number };
   /** A mutation in the world (`applyMutation`): weakened scripts, loaded before the run. */
   readonly mutation?: {
     readonly weaken?: InvocationSettings["weaken"];
@@ -201,7 +207,9 @@ export async function runAdversary(options: AdversaryRunOptions): Promise<Advers
         leaseMs: config.leaseMs,
         minExtendMs: config.minExtendMs,
         tilt: config.tilt,
-        until,
+        get until() {
+          return Math.min(until, options.stop?.at ?? Infinity);
+        },
       };
     };
     const longLived = config.longLivedActors ?? 0;

@@ -441,7 +441,7 @@ export const LOCKS_SETTLED_RESUMED_RELEASES: AdversaryConfig = {
 };
 
 /**
- * Finding 6's short records, 60% of the replies lost, and fixed leases of 3–5 s. An acquire
+ * Finding 6's short records, 60% of the replies lost, and fixed leases of 6–8 s (3–5 s ran out before a loaded run was over: 17–20/20). An acquire
  * whose reply and settle were both lost is abandoned once its deadline passed: with a record of
  * `retryWindowMs + 1` (its margin past the deadline: 1 ms) the abandon no longer finds what the
  * acquire took and leaves the grant to nobody, holding the lock past the end of the run (a grant
@@ -455,7 +455,7 @@ export const LOCKS_SHORT_RECORDS_LONG: AdversaryConfig = {
   name: "locks-short-records-long",
   lockActors: 5,
   mix: { ...SHORT_RECORD_MIX, lostResponse: 0.6 },
-  tilt: { keepAlive: 0, fixedLeaseMs: [3_000, 5_000] },
+  tilt: { keepAlive: 0, fixedLeaseMs: [6_000, 8_000] },
 };
 
 /**
