@@ -106,9 +106,11 @@ describe("oracle: applied-after-answer", () => {
     expect(classes(h)["applied-after-answer"]).toBeUndefined();
   });
 
-  it("accepts a repeat of an applied release that finds the hold run out as it ran (a lease boundary)", () => {
-    // Seen in the gate: the first copy released one of two counts; the repeat, sent 1 ms before
-    // the remaining count's lease ran out, found it gone (its reply the recorded answer).
+  /**
+   * A release in doubt whose first copy released one of two counts, then a repeat sent at 230
+   * that found the hold gone; the remaining count's lease ends at `expiresAt`.
+   */
+  const repeatFindingItGone = (expiresAt: number) => {
     const release: Intent = {
       ...unknownTry,
       id: 1,
@@ -117,37 +119,25 @@ describe("oracle: applied-after-answer", () => {
       endedAt: 200,
       outcome: "OUTCOME_UNKNOWN",
     };
-    const twice = { ...held("o1", 231), count: 2 } as ResourceState;
-    const h = history(
+    const twice = { ...held("o1", expiresAt), count: 2 } as ResourceState;
+    return history(
       runs(
         { intent: 0, script: "lock/acquire", at: 50, state: twice },
-        { intent: 1, script: "lock/release", at: 150, state: held("o1", 231) },
+        { intent: 1, script: "lock/release", at: 150, state: held("o1", expiresAt) },
         { intent: 1, script: "lock/release", at: 230, state: FREE },
       ),
       [{ ...unknownTry, outcome: "ok" }, release],
     );
-    expect(classes(h)["applied-after-answer"]).toBeUndefined();
+  };
+
+  it("accepts a repeat of an applied release that finds the hold run out as it ran (a lease boundary)", () => {
+    // Seen in the gate (reorder/tcp seed 20261529): the repeat, sent 1 ms before the remaining
+    // count's lease ran out, found it gone (its reply the recorded answer).
+    expect(classes(repeatFindingItGone(231))["applied-after-answer"]).toBeUndefined();
   });
 
   it("reports the same repeat when the lease had time left: it applied a second time", () => {
-    const release: Intent = {
-      ...unknownTry,
-      id: 1,
-      kind: "release",
-      startedAt: 100,
-      endedAt: 200,
-      outcome: "OUTCOME_UNKNOWN",
-    };
-    const twice = { ...held("o1", 900), count: 2 } as ResourceState;
-    const h = history(
-      runs(
-        { intent: 0, script: "lock/acquire", at: 50, state: twice },
-        { intent: 1, script: "lock/release", at: 150, state: held("o1", 900) },
-        { intent: 1, script: "lock/release", at: 230, state: FREE },
-      ),
-      [{ ...unknownTry, outcome: "ok" }, release],
-    );
-    expect(classes(h)["applied-after-answer"]).toBe(1);
+    expect(classes(repeatFindingItGone(900))["applied-after-answer"]).toBe(1);
   });
 
   it("reports a release that applied after its caller was told it did not", () => {
