@@ -51,7 +51,7 @@ export const LUA_MUTATIONS: readonly Mutation[] = [
     operation: "semaphore acquire",
     apply: { kind: "lua", script: "semaphore/acquire", transform: recordOnlyGrants },
     config: SEMAPHORE_LATE_ANSWERED,
-    seconds: 18,
+    seconds: 24,
   },
   {
     name: "lock-acquire-no-deadline",

@@ -4,7 +4,7 @@ import type { GrantLedger } from "./grant-ledger.ts";
 import { reentryEndedWithItsHold } from "./reentry-excuse.ts";
 import { grantsErasedByRollback } from "./rollback-checks.ts";
 import { cleanupNeverReached } from "./semaphore-checks.ts";
-import type { AdversaryViolation } from "./violation.ts";
+import { BOUNDARY_TOLERANCE_MS, type AdversaryViolation } from "./violation.ts";
 
 const ACQUIRING = new Set(["tryAcquire", "acquire", "reenter", "sem-acquire", "permit-acquire"]);
 
@@ -47,7 +47,7 @@ export function checkAcquires(
           class: "double-grant",
           detail: `${intent.kind} applied ${granted}× its ${unit}${where}`,
         });
-      else if (granted < unit)
+      else if (granted < unit && !(history && ranOutBeforeProbe(history, intent)))
         out.push({
           ...base,
           class: "told-not-applied",
@@ -108,4 +108,26 @@ function touchedBetween(
       (e) => e.seq > from && e.seq < to && e.intent !== intent.id,
     ),
   );
+}
+
+/** Scripts whose granting reply is the Lock's: status, fence, count, remaining lease (ms), … */
+const LOCK_SHAPED_ACQUIRE = /^(lock|fair-lock)\/acquire$|^read-write-lock\/acquire-write$/;
+
+/**
+ * A grant whose lease had run out at the server before the probe after its run could read it: a
+ * run stalled on a loaded machine (seen: a lock acquire whose reply took 200 ms, its 150 ms lease
+ * gone when the state was read, the caller told only by its settle). The server expiry is the
+ * time the script ran (every protocol reply ends with the server time) plus the lease its reply
+ * gave; if that lies before the probe's server time, no logged state could show the grant. Only
+ * for a granting reply of the intent's own run, of a script whose reply carries the lease.
+ */
+function ranOutBeforeProbe(history: AdversaryHistory, intent: Intent): boolean {
+  return history.executions.some((e) => {
+    if (e.intent !== intent.id || !LOCK_SHAPED_ACQUIRE.test(e.script)) return false;
+    if (!Array.isArray(e.reply) || Number(e.reply[0]) !== 1) return false;
+    const ranAt = Number(e.reply.at(-1));
+    const leaseMs = Number(e.reply[3]);
+    if (!Number.isFinite(ranAt) || !Number.isFinite(leaseMs)) return false;
+    return ranAt + leaseMs <= e.serverMs + BOUNDARY_TOLERANCE_MS;
+  });
 }

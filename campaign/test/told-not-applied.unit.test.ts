@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import type { AdversaryHistory, Execution, Intent } from "../src/adversary/history.ts";
+import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
+import { FREE } from "../src/adversary/oracle/lock-transitions.ts";
+
+// `told-not-applied` on hand-made histories: a caller told it acquired whose grant no logged
+// state shows. Excused only when the grant's lease had run out at the server before the probe
+// after its run could read it (a run stalled on a loaded machine: seen in the gate).
+
+const LOCK = "adv1:v1:{a}:lock";
+
+/** One acquire told ok; its run ran at 1 000 (server ms) with a 150 ms lease, probed at `probedAt`. */
+function history(probedAt: number): AdversaryHistory {
+  const run: Execution = {
+    seq: 0,
+    intent: 0,
+    script: "lock/acquire",
+    command: "EVALSHA",
+    resource: LOCK,
+    opId: "op",
+    copy: "normal",
+    seen: true,
+    sentAt: 999,
+    doneAt: probedAt,
+    serverMs: probedAt,
+    reply: [1, 1_000_000, 1, 150, 0, 0, 0, 0, 0, 0, -1, -1, 1_000],
+    error: null,
+    state: FREE,
+  };
+  const intent: Intent = {
+    id: 0,
+    actor: "L0",
+    kind: "acquire",
+    resource: LOCK,
+    owner: "o1",
+    startedAt: 998,
+    endedAt: probedAt + 1,
+    outcome: "ok",
+    fence: 1_000_000,
+    permits: 0,
+    holdId: 0,
+  };
+  return {
+    seed: 1,
+    config: "hand-made",
+    faults: true,
+    executions: [run],
+    intents: [intent],
+    beliefs: [],
+    samples: [],
+    final: { [LOCK]: FREE },
+    totals: {},
+  };
+}
+
+describe("oracle: told-not-applied", () => {
+  it("excuses a grant whose lease ran out before its run's probe (a stalled run)", () => {
+    expect(checkAdversaryHistory(history(1_200)).counts["told-not-applied"]).toBeUndefined();
+  });
+
+  it("reports the same grant when the probe came while its lease still ran", () => {
+    expect(checkAdversaryHistory(history(1_050)).counts["told-not-applied"]).toBe(1);
+  });
+});
