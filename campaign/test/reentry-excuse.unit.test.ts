@@ -116,4 +116,28 @@ describe("a re-entry in doubt whose extra count ended with its owner's hold", ()
     expect(reentryEndedWithItsHold(h, runs, reenter, grant)).toBe(true);
     expect(reentryEndedWithItsHold(late, runs, reenter, grant)).toBe(false);
   });
+
+  it("a read re-entry: excused when the owner's read session ran out by its lease, not when a release left the extra", () => {
+    seq = 0;
+    const free = writer(0, null, null);
+    const reading = (count: number, expiresAt: number) => ({
+      kind: "read-write-lock" as const,
+      writer: free,
+      readers: { [OWNER]: { count, fence: 9, expiresAt } },
+    });
+    const gone = { kind: "read-write-lock" as const, writer: free, readers: {} };
+    const grant = { ...run(50, "read-write-lock/acquire-read", 40, free), state: reading(2, 220) };
+    const ranOut = [
+      grant,
+      { ...run(57, "read-write-lock/extend-read", 145, free), state: reading(2, 160) },
+      { ...run(50, "read-write-lock/abandon-read", 190, free), state: gone },
+    ];
+    expect(reentryEndedWithItsHold(history(ranOut), ranOut, reenter, grant)).toBe(true);
+    const released = [
+      grant,
+      { ...run(62, "read-write-lock/release-read", 100, free), state: reading(1, 220) },
+      { ...run(70, "read-write-lock/acquire-write", 230, free), state: gone },
+    ];
+    expect(reentryEndedWithItsHold(history(released), released, reenter, grant)).toBe(false);
+  });
 });

@@ -1,8 +1,25 @@
 import type { AdversaryHistory, Execution, Intent, LockState } from "../history.ts";
 import { canRelease } from "./excuses.ts";
 
-/** The lock hash of a Lock (or FairLock, multi-lock part) or a read-write lock's writer. */
-function lockView(e: Execution): LockState | null {
+/**
+ * The hold a re-entry adds to, as a lock hash: a Lock's (or FairLock's, a multi-lock part's), a
+ * read-write lock's writer, or — for a read re-entry (`reader` given) — that owner's read session.
+ */
+function lockView(e: Execution, reader?: string): LockState | null {
+  if (reader !== undefined) {
+    if (e.state.kind !== "read-write-lock") return null;
+    const session = e.state.readers[reader];
+    return session === undefined
+      ? { kind: "lock", owner: null, fence: 0, count: 0, reserved: false, expiresAt: null }
+      : {
+          kind: "lock",
+          owner: reader,
+          fence: session.fence,
+          count: session.count,
+          reserved: false,
+          expiresAt: session.expiresAt,
+        };
+  }
   if (e.state.kind === "lock") return e.state;
   if (e.state.kind === "read-write-lock") return e.state.writer;
   return null;
@@ -36,14 +53,16 @@ export function reentryEndedWithItsHold(
       i.endedAt <= reentry.startedAt,
   );
   if (!toldBefore) return false;
-  const held = lockView(grant);
+  // A read re-entry adds to its owner's read session (seen in the gate, as the write side was).
+  const reader = /acquire-read/.test(grant.script) ? reentry.owner : undefined;
+  const held = lockView(grant, reader);
   if (held === null || held.owner === null || held.expiresAt === null) return false;
   let { count, expiresAt } = held;
   for (const e of runs) {
     if (e.seq <= grant.seq) continue;
     // The lease was over before this run was sent (as in `expiredUntouched`).
     if (expiresAt <= e.sentAt) return true;
-    const s = lockView(e);
+    const s = lockView(e, reader);
     if (s === null) return false;
     if (s.owner !== held.owner || s.fence !== held.fence)
       // Gone at this run: by its lease only if the run cannot release and the lease was over.
