@@ -22,7 +22,7 @@ try {
     seed,
     control,
     dumpDir: "/tmp",
-    backend: process.env["EDGELOCK_MUTATION_BACKEND"] === "tcp" ? "tcp" : "rest",
+    backend: process.env["EDGELOCK_MUTATION_BACKEND"] === "rest" ? "rest" : "tcp",
   });
   console.log(formatDetections(rows));
   for (const row of rows)
