@@ -61,4 +61,19 @@ describe("oracle: told-not-applied", () => {
   it("reports the same grant when the probe came while its lease still ran", () => {
     expect(checkAdversaryHistory(history(1_050)).counts["told-not-applied"]).toBe(1);
   });
+
+  it("judges the reply's server time on the real clock in a world whose server clock is off", () => {
+    // The server 600 ms behind: every logged server time (the reply's and the probe's) is 600 ms
+    // less; the probe came while the lease still ran, so the grant stands unobserved.
+    const h = history(1_050);
+    const run = h.executions[0]!;
+    const reply = [...(run.reply as number[])];
+    reply[reply.length - 1] = 1_000 - 600;
+    const behind: AdversaryHistory = {
+      ...h,
+      serverClockStartMs: -600,
+      executions: [{ ...run, serverMs: 1_050 - 600, reply }],
+    };
+    expect(checkAdversaryHistory(behind).counts["told-not-applied"]).toBe(1);
+  });
 });

@@ -112,6 +112,11 @@ export interface Execution {
   /** The deadline this copy carried (server ms), when the call has an operation id. */
   readonly deadline?: number;
   /**
+   * What the oracle took out of this run's server times (`oracle/server-clock.ts`) to put them on
+   * the real clock; its reply's server times keep the server's clock. Absent: nothing (not logged).
+   */
+  readonly clockOffsetMs?: number;
+  /**
    * The client that sent the copy (its number in the run): what its replies showed it is what
    * that client can remember (a long-lived client across calls; one made per call, nothing).
    */

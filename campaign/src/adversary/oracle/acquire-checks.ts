@@ -125,7 +125,8 @@ function ranOutBeforeProbe(history: AdversaryHistory, intent: Intent): boolean {
   return history.executions.some((e) => {
     if (e.intent !== intent.id || !LOCK_SHAPED_ACQUIRE.test(e.script)) return false;
     if (!Array.isArray(e.reply) || Number(e.reply[0]) !== 1) return false;
-    const ranAt = Number(e.reply.at(-1));
+    // The reply's server time on the real clock, as the probe's `serverMs` already is.
+    const ranAt = Number(e.reply.at(-1)) - (e.clockOffsetMs ?? 0);
     const leaseMs = Number(e.reply[3]);
     if (!Number.isFinite(ranAt) || !Number.isFinite(leaseMs)) return false;
     return ranAt + leaseMs <= e.serverMs + BOUNDARY_TOLERANCE_MS;

@@ -40,6 +40,7 @@ function shiftExecution(e: Execution, offset: number): Execution {
   if (offset === 0) return e;
   return {
     ...e,
+    clockOffsetMs: offset,
     serverMs: e.serverMs - offset,
     ...(e.deadline === undefined ? {} : { deadline: e.deadline - offset }),
     state: shiftState(e.state, offset),
