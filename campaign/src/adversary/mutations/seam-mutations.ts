@@ -8,7 +8,7 @@ import {
   SEMAPHORE_UNKNOWN_SETTLE_LOST,
   LOCKS_SURROGATE_NAMES,
   LOCKS_SHORT_RECORDS_LONG,
-  SEMAPHORE_SHORT_RECORDS,
+  SEMAPHORE_SHORT_RECORDS_LOSSY,
   SEMAPHORE_QUEUE,
   PERMITS_QUEUE,
   unhurried,
@@ -23,7 +23,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     operation: "lock acquire/release",
     apply: { kind: "seam", seam: "acceptShortRecordTtl" },
     config: LOCKS_SHORT_RECORDS_LONG,
-    seconds: 2,
+    seconds: 4,
   },
   {
     name: "semaphore-record-ttl-retry-window-plus-1",
@@ -31,8 +31,8 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     rule: "a record outlives every copy, the settle and a repeat",
     operation: "semaphore acquire/release",
     apply: { kind: "seam", seam: "acceptShortRecordTtl" },
-    config: { ...unhurried(SEMAPHORE_SHORT_RECORDS, 2), semaphoreActors: 6 },
-    seconds: 6,
+    config: SEMAPHORE_SHORT_RECORDS_LOSSY,
+    seconds: 8,
   },
   {
     name: "keeper-interval-from-first-lease",
