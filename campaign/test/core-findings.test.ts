@@ -22,8 +22,8 @@ const client = () =>
 
 describe("a grant whose lease ran out before its answer arrived", () => {
   // Found by the campaign (short fixed leases under latency, or an acquire retried for longer
-  // than its lease): the hold's LeaseState lost the lease inside the Hold constructor, whose
-  // onEnd callback then read `hold` before `const hold = new Hold(…)` had assigned it, and
+  // than its lease): the hold's LeaseState lost the lease inside the LockHoldState constructor, whose
+  // onEnd callback then read `hold` before `const hold = new LockHoldState(…)` had assigned it, and
   // acquire() threw ReferenceError ("Cannot access 'hold' before initialization") instead of
   // returning a hold whose signal says it is lost. Fixed in lock/acquire.ts and
   // multi-lock/acquire.ts (the callback defers its bookkeeping to a microtask).

@@ -12,14 +12,14 @@ import { FAIR_LOCK, LOCK, MULTI_LOCK, RW_READ, RW_WRITE, type AnyHeld } from "./
  * lock is not its), never free or renew another holder's lock.
  */
 export async function redeliveryActor(ctx: ActorContext, laterMs: number): Promise<void> {
-  const flavors = [LOCK, FAIR_LOCK, RW_READ, RW_WRITE, MULTI_LOCK].filter(
+  const drivers = [LOCK, FAIR_LOCK, RW_READ, RW_WRITE, MULTI_LOCK].filter(
     (f) => f.targets(ctx).length > 0,
   );
-  if (flavors.length === 0) return;
+  if (drivers.length === 0) return;
   while (realNow() + laterMs < ctx.until) {
-    const flavor = ctx.random.pick(flavors);
-    const names = ctx.random.pick(flavor.targets(ctx));
-    const resources = flavor.resources(ctx, names);
+    const driver = ctx.random.pick(drivers);
+    const names = ctx.random.pick(driver.targets(ctx));
+    const resources = driver.resources(ctx, names);
     const owner = `${ctx.actor}-${ctx.random.int(0, 1e9)}`;
     const fields = (
       kind: "tryAcquire" | "release" | "resume-extend" | "resume-release",
@@ -27,14 +27,14 @@ export async function redeliveryActor(ctx: ActorContext, laterMs: number): Promi
     ) => ({
       actor: ctx.actor,
       kind,
-      primitive: flavor.primitive,
+      primitive: driver.primitive,
       resource: resources[0]!,
       ...(resources.length > 1 ? { resources } : {}),
       owner,
       ...(holdId === undefined ? {} : { holdId }),
     });
     const believe = (held: AnyHeld, skew: { ms: number }, resumed: boolean) => {
-      const fences = flavor.fences(held, names);
+      const fences = driver.fences(held, names);
       return resources.map((resource, i) =>
         ctx.ledger.believeLease(held, skew, {
           resource,
@@ -42,7 +42,7 @@ export async function redeliveryActor(ctx: ActorContext, laterMs: number): Promi
           fence: fences[i]!,
           keepAlive: false,
           resumed,
-          ...(flavor.mode === undefined ? {} : { mode: flavor.mode }),
+          ...(driver.mode === undefined ? {} : { mode: driver.mode }),
         }),
       );
     };
@@ -52,13 +52,13 @@ export async function redeliveryActor(ctx: ActorContext, laterMs: number): Promi
     const leaseMs = ctx.random.int(ctx.leaseMs / 2, ctx.leaseMs * 2);
     const got = await ctx.ledger.intent(fields("tryAcquire"), async (intent) => {
       const held = await first.run(() =>
-        flavor.handle(first, names, owner).tryAcquire({ leaseMs }),
+        driver.handle(first, names, owner).tryAcquire({ leaseMs }),
       );
       if (held === null) {
         intent.outcome = "none";
         return null;
       }
-      intent.fence = flavor.fences(held, names)[0]!;
+      intent.fence = driver.fences(held, names)[0]!;
       const holdIds = believe(held, first.skew, false);
       intent.holdId = holdIds[0]!;
       return { held, holdIds };
@@ -73,7 +73,7 @@ export async function redeliveryActor(ctx: ActorContext, laterMs: number): Promi
     for (const id of holdIds) ctx.ledger.letGo(id);
     if (ctx.random.chance(0.5))
       await ctx.ledger.intent(fields("release", holdIds[0]), async (intent) => {
-        intent.fence = flavor.fences(held, names)[0]!;
+        intent.fence = driver.fences(held, names)[0]!;
         await first.run(() => held.release());
       });
     first.end();
@@ -87,13 +87,13 @@ export async function redeliveryActor(ctx: ActorContext, laterMs: number): Promi
         const again = inv.run(() => inv.client.resumeHold(payload) as AnyHeld);
         const ids = believe(again, inv.skew, true);
         await ctx.ledger.intent(fields("resume-extend", ids[0]), async (intent) => {
-          intent.fence = flavor.fences(again, names)[0]!;
+          intent.fence = driver.fences(again, names)[0]!;
           await inv.run(() => again.extend(ctx.random.int(ctx.leaseMs / 2, ctx.leaseMs * 2)));
         });
         for (const id of ids) ctx.ledger.letGo(id);
         // The job goes on to release either way, as a `finally` would.
         await ctx.ledger.intent(fields("resume-release", ids[0]), async (intent) => {
-          intent.fence = flavor.fences(again, names)[0]!;
+          intent.fence = driver.fences(again, names)[0]!;
           await inv.run(() => again.release());
         });
         inv.end();

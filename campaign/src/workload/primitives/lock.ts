@@ -23,7 +23,10 @@ export const lockActivity: Activity = {
       capacity: 1,
       acquire: async () => asHeld(await lock.acquire(options), resource),
       ...(reenter
-        ? { inner: (section: SectionRecord) => reenterOnce(wc, world.recorder, lock, section) }
+        ? {
+            inner: (section: SectionRecord) =>
+              reenterAndCheckCounts(wc, world.recorder, lock, section),
+          }
         : {}),
     });
   },
@@ -36,7 +39,7 @@ export const asHeld = (held: HeldLock, resource: string) => ({
 });
 
 /** Re-enters the held lock, checks the count is 2, releases the inner hold, checks it is 1 again. */
-async function reenterOnce(
+async function reenterAndCheckCounts(
   wc: WorkerClient,
   recorder: Recorder,
   lock: Lock,

@@ -1,3 +1,4 @@
+import { callLabel } from "../engine/resource-ref.ts";
 import { run } from "../engine/run.ts";
 import { latestDeadline } from "../engine/server-clocks.ts";
 import type { Operation } from "../engine/operation.ts";
@@ -21,7 +22,7 @@ import {
 // protocol's slots added by the engine); the Lock's holds and acquire loop call them through
 // `fairLockCalls`.
 
-const what = (ref: LockRef, operation: string) => `fair ${operation} "${ref.name}"`;
+const what = callLabel("fair");
 
 async function acquire(
   ref: LockRef,

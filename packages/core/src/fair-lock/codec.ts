@@ -1,5 +1,5 @@
 import type { ReplyOf } from "../engine/manifest.ts";
-import { decodeGrant, type AcquireReply } from "../lock/codec.ts";
+import { busyAnswer, decodeGrant, type AcquireReply } from "../lock/codec.ts";
 import type { acquireScript } from "./scripts.generated.ts";
 
 /**
@@ -10,16 +10,6 @@ export type QueuedAcquireReply = ReplyOf<typeof acquireScript>;
 
 /** Decodes a fair-layout acquire reply (the engine took the server time off). */
 export function decodeQueuedAcquire(r: QueuedAcquireReply, serverMs: number): AcquireReply {
-  const grant = decodeGrant(r);
-  if (grant) return grant;
-  return {
-    status: "busy",
-    hint: {
-      remainingLeaseMs: Math.max(r.pttl, 0),
-      position: r.position,
-      meanHoldMs: r.meanHoldMs,
-      holdAgeMs: r.holdAgeMs,
-      serverMs,
-    },
-  };
+  const stats = { meanHoldMs: r.meanHoldMs, holdAgeMs: r.holdAgeMs };
+  return decodeGrant(r) ?? busyAnswer(r, serverMs, stats);
 }

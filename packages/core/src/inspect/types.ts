@@ -3,15 +3,13 @@
  * release or extend it), so every owner is masked with `maskId` unless `revealOwners` is asked for.
  */
 
-/** The kinds of state a name can hold; one `KindInspection` per kind (see `kinds/`). */
-export type InspectKind =
-  | "lock"
-  | "fair-lock"
-  | "read-write-lock"
-  | "semaphore"
-  | "permit-expirable-semaphore"
-  | "count-down-latch"
-  | "quorum-lock";
+import type { PrimitiveKind } from "../kinds.ts";
+
+/**
+ * The kinds of state a name can hold; one `KindInspection` per kind (see `kinds/`). A multi-lock
+ * keeps no state of its own: its names show as the locks they are.
+ */
+export type InspectKind = Exclude<PrimitiveKind, "multi-lock">;
 
 /** One name found under the prefix, with the kind of state it holds. */
 export interface ListEntry {

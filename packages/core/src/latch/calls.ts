@@ -1,6 +1,6 @@
-import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
+import { callLabel, type ResourceRef } from "../engine/resource-ref.ts";
 import { run } from "../engine/run.ts";
 import type { LatchKeys } from "../keys.ts";
 import { countDownScript, getCountScript, trySetCountScript } from "./scripts.generated.ts";
@@ -9,13 +9,9 @@ import { countDownScript, getCountScript, trySetCountScript } from "./scripts.ge
 // and countDown run as operations (every answer recorded, a deadline, settle on give-up,
 // tombstones honoured); getCount is a read.
 
-export interface LatchRef {
-  readonly ctx: ClientContext;
-  readonly name: string;
-  readonly keys: LatchKeys;
-}
+export type LatchRef = ResourceRef<LatchKeys>;
 
-const what = (ref: LatchRef, operation: string) => `latch ${operation} "${ref.name}"`;
+const what = callLabel("latch");
 
 /** An operation id (a test replays one) or an operation already under way. */
 const opOf = (op: string | Operation): Operation =>

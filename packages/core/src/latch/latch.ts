@@ -70,12 +70,10 @@ export class CountDownLatch {
     const signal = validateSignal("options.signal", o.signal);
     const ref = this.#ref;
     const result = await waitLoop({
+      ctx: ref.ctx,
       name: ref.name,
       waitMs,
       signal,
-      strategy: ref.ctx.wait,
-      requestTimeoutMs: ref.ctx.policy.requestTimeoutMs,
-      emit: ref.ctx.emit,
       // Nobody queues on a latch: every poll is a read, and there is nothing to leave.
       attempt: async (_queue, _returnWithinMs, deadline) =>
         (await runGetCount(ref, signal, deadline)) === 0

@@ -102,8 +102,8 @@ export class OrderedRenewals {
 
   /** Renews the lease to `leaseMs`, after any renewal already queued for this hold. */
   renew(leaseMs: number, signal?: AbortSignal): Promise<RenewOutcome> {
-    if (testSeams.concurrentRenewals) return this.#renewOnce(leaseMs, signal);
-    const next = this.#tail.then(() => this.#renewOnce(leaseMs, signal));
+    if (testSeams.concurrentRenewals) return this.#renewInTurn(leaseMs, signal);
+    const next = this.#tail.then(() => this.#renewInTurn(leaseMs, signal));
     this.#tail = next.catch(() => undefined);
     return next;
   }
@@ -117,7 +117,8 @@ export class OrderedRenewals {
     return { renewed: outcome !== "gone", sentAt: 0, leaseConfirmed: true };
   }
 
-  async #renewOnce(leaseMs: number, signal: AbortSignal | undefined): Promise<RenewOutcome> {
+  /** One renewal, its turn come: a stale answer is learnt from and asked once more. */
+  async #renewInTurn(leaseMs: number, signal: AbortSignal | undefined): Promise<RenewOutcome> {
     const hold = this.#hold;
     const { lease } = hold;
     for (let tries = 0; tries < 2; tries++) {

@@ -1,12 +1,11 @@
 import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
-import { maskId } from "../ids.ts";
-import { keptOrGivenBack } from "../lease/renewal.ts";
+import { completeGrant } from "../lease/complete-grant.ts";
 import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
 import { waitLoop, type AttemptOutcome, type ServerHint } from "../wait/wait-loop.ts";
 import { HeldLockView } from "./held-lock.ts";
-import { Hold } from "./hold-state.ts";
+import { LockHoldState } from "./hold-state.ts";
 import { callsOf } from "./calls.ts";
 import { beginAcquire, lockWake } from "./push-grant.ts";
 import type { LockRef } from "./lock-ref.ts";
@@ -20,7 +19,7 @@ import type { LockRef } from "./lock-ref.ts";
  */
 export async function acquireLock(
   ref: LockRef,
-  holds: Map<number, Hold>,
+  holds: Map<number, LockHoldState>,
   opts: ResolvedHoldOptions,
 ): Promise<AcquireLockResult> {
   const { ctx } = ref;
@@ -68,12 +67,10 @@ export async function acquireLock(
   const wake = lockWake(ref, holds, opts.leaseMs, (grant) => adopt(ref, holds, opts, grant));
   const end = await beginAcquire(holds);
   const result = await waitLoop<Granted>({
+    ctx,
     name: ref.name,
     waitMs: opts.waitMs,
     signal: opts.signal,
-    strategy: ctx.wait,
-    requestTimeoutMs: ctx.policy.requestTimeoutMs,
-    emit: ctx.emit,
     attempt,
     leave: () => abandon(lastOp),
     claimWindowMs: ctx.claimWindowMs,
@@ -94,20 +91,14 @@ export async function acquireLock(
   }
   const { view, reentrant } = result.granted;
   const hold = holds.get(view.fence);
-  if (hold)
-    await keptOrGivenBack(
-      ref.name,
-      () => hold.startKeeping(),
-      () => view.release(),
-    );
-  ctx.emit({
-    type: "acquired",
+  await completeGrant(ctx, {
     name: ref.name,
-    owner: maskId(ref.owner),
+    owner: ref.owner,
     fence: view.fence,
     reentrant,
-    waitedMs: Math.round(result.waitedMs),
+    waitedMs: result.waitedMs,
     attempts: result.attempts,
+    keeper: hold && { start: () => hold.startKeeping(), giveBack: () => view.release() },
   });
   return { held: view, attempts: result.attempts, waitedMs: result.waitedMs, hint: undefined };
 }
@@ -127,7 +118,7 @@ interface Granted {
 
 function adopt(
   ref: LockRef,
-  holds: Map<number, Hold>,
+  holds: Map<number, LockHoldState>,
   opts: ResolvedHoldOptions,
   grant: { fence: number; sentAt: number; pttl: number; version: number },
 ): HeldLockView {
@@ -137,8 +128,8 @@ function adopt(
     return new HeldLockView(existing);
   }
   // Declared first: `onEnd` may run before construction completes, and must not hit the TDZ.
-  let hold: Hold | undefined = undefined;
-  hold = new Hold(
+  let hold: LockHoldState | undefined = undefined;
+  hold = new LockHoldState(
     ref,
     {
       fence: grant.fence,
@@ -150,7 +141,7 @@ function adopt(
       version: grant.version,
     },
     () => {
-      // Deferred: this runs inside `new Hold` when the grant's lease ran out before its answer came.
+      // Deferred: this runs inside `new LockHoldState` when the grant's lease ran out before its answer came.
       queueMicrotask(() => {
         if (hold !== undefined && holds.get(grant.fence) === hold) holds.delete(grant.fence);
       });

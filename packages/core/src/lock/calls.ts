@@ -1,3 +1,4 @@
+import { callLabel } from "../engine/resource-ref.ts";
 import { run } from "../engine/run.ts";
 import { latestDeadline } from "../engine/server-clocks.ts";
 import { decodeRenewal } from "../lease/ordered-renewal.ts";
@@ -19,7 +20,7 @@ import {
 // that does not match the script's manifest is a compile error), the protocol's slots added by
 // the engine.
 
-const what = (ref: LockRef, operation: string) => `${operation} "${ref.name}"`;
+const what = callLabel("");
 
 /** The keys every queued lock's scripts take first (the Lock's layout and the fair lock's alike). */
 export function queueKeys(keys: LockKeys) {

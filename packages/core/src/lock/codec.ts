@@ -53,20 +53,26 @@ export function decodeLockAcquire(
   r: ReplyOf<typeof acquireScript>,
   serverMs: number,
 ): AcquireReply {
-  const grant = decodeGrant(r);
-  if (grant) return grant;
-  return {
-    status: "busy",
-    hint: {
-      remainingLeaseMs: Math.max(r.pttl, 0),
-      position: r.position,
-      meanHoldMs: r.meanUseMs,
-      holdAgeMs: r.useAgeMs,
-      serverMs,
-      holdDevMs: r.useDevMs,
-      meanCycleMs: r.meanCycleMs,
-    },
+  const stats = {
+    meanHoldMs: r.meanUseMs,
+    holdAgeMs: r.useAgeMs,
+    holdDevMs: r.useDevMs,
+    meanCycleMs: r.meanCycleMs,
   };
+  return decodeGrant(r) ?? busyAnswer(r, serverMs, stats);
+}
+
+/**
+ * A lock-shaped busy answer: the holder's remaining lease and this waiter's place in the queue,
+ * with the hold statistics each script keeps in its own words.
+ */
+export function busyAnswer(
+  r: { readonly pttl: number; readonly position: number },
+  serverMs: number,
+  stats: Pick<ServerHint, "meanHoldMs" | "holdAgeMs" | "holdDevMs" | "meanCycleMs">,
+): AcquireReply {
+  const hint = { remainingLeaseMs: Math.max(r.pttl, 0), position: r.position, serverMs, ...stats };
+  return { status: "busy", hint };
 }
 
 export function lockInfo(r: ReplyOf<typeof inspectScript>): LockInfo {

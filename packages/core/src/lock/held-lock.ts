@@ -1,33 +1,22 @@
 import { newOperation } from "../engine/operation.ts";
 import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
+import { HoldView } from "../lease/hold-view.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import type { Hold } from "./hold-state.ts";
+import type { LockHoldState } from "./hold-state.ts";
 import { callsOf } from "./calls.ts";
 import type { HeldLock, SerializedLease } from "./types.ts";
 
-/** One hold, as the caller sees it. Nested holds of one acquisition share a `Hold`. */
-export class HeldLockView implements HeldLock {
-  readonly #hold: Hold;
+/** One hold, as the caller sees it. Nested holds of one acquisition share a `LockHoldState`. */
+export class HeldLockView extends HoldView implements HeldLock {
+  readonly #hold: LockHoldState;
   #released = false;
 
-  constructor(hold: Hold) {
+  constructor(hold: LockHoldState) {
+    super(hold);
     this.#hold = hold;
     hold.attach();
-  }
-
-  get name(): string {
-    return this.#hold.ref.name;
-  }
-  get fence(): number {
-    return this.#hold.fence;
-  }
-  get signal(): AbortSignal {
-    return this.#hold.lease.signal;
-  }
-  get leaseMs(): number {
-    return this.#hold.leaseMs;
   }
 
   async release(): Promise<void> {

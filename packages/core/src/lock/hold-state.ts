@@ -1,34 +1,20 @@
 import { maskId } from "../ids.ts";
-import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import { wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import type { SerializedLease } from "./types.ts";
 import { callsOf } from "./calls.ts";
 import type { LockRef } from "./lock-ref.ts";
-import { HoldKeeping } from "../lease/hold-keeping.ts";
+import { HoldKeeping, type VersionedHoldInit } from "../lease/hold-keeping.ts";
 import { OrderedRenewals, type RenewOutcome } from "../lease/ordered-renewal.ts";
-
-export interface HoldInit {
-  readonly fence: number;
-  readonly sentAt: number;
-  readonly confirmedMs: number;
-  readonly leaseMs: number;
-  readonly keepAlive: boolean;
-  readonly maxHoldMs: number | undefined;
-  /** The lease version on the server when the hold was granted or resumed. */
-  readonly version: number;
-  /** A resumed hold, not yet confirmed by a renewal of its own. */
-  readonly provisional?: boolean;
-}
 
 /**
  * One acquisition (one fence) as seen by one handle: the lease shared by its nested holds, and
  * the keeper task that renews it. It ends when its last `HeldLock` is released or the lease is lost.
  */
-export class Hold {
+export class LockHoldState {
   readonly ref: LockRef;
   readonly fence: number;
   readonly lease: LeaseState;
-  leaseMs: number;
   /** The lease version this hold last saw on the server; renewals carry it. */
   version: number;
   /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
@@ -40,26 +26,26 @@ export class Hold {
    */
   readonly resumed: boolean;
   #views = 0;
-  #keeping: HoldKeeping | undefined;
+  readonly #keeping: HoldKeeping;
   readonly #renewals: OrderedRenewals;
-  readonly #startedAt: number;
-  readonly #maxHoldMs: number | undefined;
-  readonly #onEnd: () => void;
-  readonly #keepAlive: boolean;
 
-  constructor(ref: LockRef, init: HoldInit, onEnd: () => void) {
+  constructor(ref: LockRef, init: VersionedHoldInit, onEnd: () => void) {
     this.ref = ref;
     this.fence = init.fence;
-    this.leaseMs = init.leaseMs;
     this.version = init.version;
     this.provisional = init.provisional ?? false;
     this.resumed = this.provisional;
-    this.#startedAt = init.sentAt;
-    this.#maxHoldMs = init.maxHoldMs;
-    this.#onEnd = onEnd;
-    this.#keepAlive = init.keepAlive;
-    this.lease = holdLease(this.#identity(), init.sentAt, init.confirmedMs, () => this.#close());
-    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
+    this.#keeping = new HoldKeeping(
+      { ctx: ref.ctx, name: ref.name, fence: init.fence },
+      init,
+      init.confirmedMs,
+      {
+        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
+        serialize: () => this.serialize(),
+      },
+      onEnd,
+    );
+    this.lease = this.#keeping.lease;
     this.#renewals = new OrderedRenewals(
       this,
       ref.ctx.policy.retryWindowMs,
@@ -79,13 +65,16 @@ export class Hold {
     );
   }
 
+  get leaseMs(): number {
+    return this.#keeping.leaseMs;
+  }
+
   /**
    * Hands a kept-alive hold to the keeper, once (a re-entry shares the first one's keeper).
    * Rejects with the keeper's error when it cannot take the hold.
    */
   startKeeping(): Promise<void> {
-    if (!this.#keepAlive) return Promise.resolve();
-    return this.#keeping!.start();
+    return this.#keeping.start();
   }
 
   attach(): void {
@@ -95,10 +84,7 @@ export class Hold {
   /** A view was released; `serverCount` is what the server has left (0: the lock is free). */
   detach(serverCount: number): void {
     this.#views--;
-    if (this.#views <= 0 || serverCount === 0) {
-      this.lease.finish();
-      this.#close();
-    }
+    if (this.#views <= 0 || serverCount === 0) this.#keeping.finish();
   }
 
   /** Renews the lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
@@ -108,9 +94,7 @@ export class Hold {
 
   /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
   setLeaseMs(ms: number): void {
-    if (ms === this.leaseMs) return;
-    this.leaseMs = ms;
-    this.#keeping?.restart();
+    this.#keeping.setLeaseMs(ms);
   }
 
   serialize(): SerializedLease {
@@ -127,32 +111,7 @@ export class Hold {
     };
   }
 
-  #close(): void {
-    // Runs inside the constructor when the lease had already run out: no keeper yet then.
-    this.#keeping?.stop();
-    this.#onEnd();
-  }
-
-  #keep(stop: AbortSignal): Promise<void> {
-    return keepHold(
-      this.#identity(),
-      {
-        lease: this.lease,
-        leaseMs: () => this.leaseMs,
-        startedAt: this.#startedAt,
-        maxHoldMs: this.#maxHoldMs,
-        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
-        serialize: () => this.serialize(),
-      },
-      stop,
-    );
-  }
-
-  #identity() {
-    return { ctx: this.ref.ctx, name: this.ref.name, fence: this.fence };
-  }
-
   toString(): string {
-    return `Hold(${this.ref.name}, owner ${maskId(this.ref.owner)}, fence ${this.fence})`;
+    return `LockHoldState(${this.ref.name}, owner ${maskId(this.ref.owner)}, fence ${this.fence})`;
   }
 }

@@ -1,14 +1,11 @@
-import type { ClientContext } from "../client-context.ts";
 import type { Operation } from "../engine/operation.ts";
+import type { ResourceRef } from "../engine/resource-ref.ts";
 import type { LockKeys } from "../keys.ts";
 import type { LockCalls } from "./lock-shape.ts";
 
 /** Everything needed to talk about one lock as one owner. */
-export interface LockRef {
-  readonly ctx: ClientContext;
-  readonly name: string;
+export interface LockRef extends ResourceRef<LockKeys> {
   readonly owner: string;
-  readonly keys: LockKeys;
   /** The scripts behind this handle (a fair or read-write lock's); the Lock's own when absent. */
   readonly calls?: LockCalls;
 }

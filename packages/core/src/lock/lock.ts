@@ -11,7 +11,7 @@ import { validateFunction } from "../validate.ts";
 import { resolveHoldOptions } from "../lease/hold-options.ts";
 import { acquireLock } from "./acquire.ts";
 import { HeldLockView } from "./held-lock.ts";
-import { Hold } from "./hold-state.ts";
+import { LockHoldState } from "./hold-state.ts";
 import { callsOf } from "./calls.ts";
 import type { LockShape } from "./lock-shape.ts";
 import type { LockRef } from "./lock-ref.ts";
@@ -24,7 +24,7 @@ import type { AcquireOptions, HeldLock, SerializedLease } from "./types.ts";
  */
 export class Lock {
   readonly #ref: LockRef;
-  readonly #holds = new Map<number, Hold>();
+  readonly #holds = new Map<number, LockHoldState>();
 
   /** @internal use `client.lock(name)`; `shape` lets a lock-shaped primitive run its own scripts */
   constructor(ctx: ClientContext, name: string, owner: string, shape?: LockShape) {
@@ -111,7 +111,7 @@ export class Lock {
     const want = { ...callsOf(this.#ref).serializedAs, prefix: ctx.prefix, name: this.name };
     const parsed = parseHoldFor(lease, "lease", want, checkLockFields);
     const ref: LockRef = { ...this.#ref, owner: parsed.owner };
-    const hold = new Hold(
+    const hold = new LockHoldState(
       ref,
       {
         fence: parsed.fence,

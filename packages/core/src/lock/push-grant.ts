@@ -3,7 +3,7 @@ import { grantSubscribe } from "../wait/shared-grant-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
 import { callsOf } from "./calls.ts";
 import type { HeldLockView } from "./held-lock.ts";
-import type { Hold } from "./hold-state.ts";
+import type { LockHoldState } from "./hold-state.ts";
 import type { LockRef } from "./lock-ref.ts";
 
 /** A direct grant as announced on the waiter's channel: `fence,server ms,claim window ms`. */
@@ -21,15 +21,15 @@ type Adopt = (grant: {
 }) => HeldLockView;
 
 // Per handle (keyed by its map of holds): acquires in flight, and early grants not yet claimed.
-const inFlight = new WeakMap<Map<number, Hold>, number>();
-const unclaimed = new WeakMap<Map<number, Hold>, Set<Promise<void>>>();
+const inFlight = new WeakMap<Map<number, LockHoldState>, number>();
+const unclaimed = new WeakMap<Map<number, LockHoldState>, Set<Promise<void>>>();
 
 /**
  * Marks an acquire on this handle as running; returns the function that ends it. A nested
  * acquire first waits for the claim of an early grant: reaching the server before it, it would
  * take the unclaimed grant as its own claim, and two holds would share a count of one.
  */
-export async function beginAcquire(holds: Map<number, Hold>): Promise<() => void> {
+export async function beginAcquire(holds: Map<number, LockHoldState>): Promise<() => void> {
   const pending = unclaimed.get(holds);
   if (pending && pending.size > 0) await Promise.allSettled([...pending]);
   inFlight.set(holds, (inFlight.get(holds) ?? 0) + 1);
@@ -44,7 +44,7 @@ export async function beginAcquire(holds: Map<number, Hold>): Promise<() => void
  */
 export function lockWake(
   ref: LockRef,
-  holds: Map<number, Hold>,
+  holds: Map<number, LockHoldState>,
   leaseMs: number,
   adopt: Adopt,
 ): WakeParams<HeldLockView> | undefined {
@@ -62,7 +62,7 @@ export function lockWake(
 
 function enterOnGrant(
   ref: LockRef,
-  holds: Map<number, Hold>,
+  holds: Map<number, LockHoldState>,
   leaseMs: number,
   adopt: Adopt,
   payload: string,
@@ -101,8 +101,8 @@ function enterOnGrant(
 /** Turns the entered grant into a full lease; until it lands, the grant's deadline guards the hold. */
 function claimInBackground(
   ref: LockRef,
-  holds: Map<number, Hold>,
-  hold: Hold,
+  holds: Map<number, LockHoldState>,
+  hold: LockHoldState,
   leaseMs: number,
 ): void {
   const claim = (async () => {

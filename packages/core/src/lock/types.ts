@@ -14,11 +14,8 @@ export interface AcquireOptions {
   readonly signal?: AbortSignal;
 }
 
-/**
- * Which kind of handle a serialised lease belongs to (it resumes only on that kind): the
- * inspector's kind names (`InspectKind`), one vocabulary for every kind of hold.
- */
-export type LeaseKind = "lock" | "fair-lock" | "read-write-lock";
+/** Which kind of handle a serialised lease belongs to (it resumes only on that kind). */
+export type { LeaseKind } from "../kinds.ts";
 
 /** What a lease of every lock-shaped hold carries. */
 interface SerializedLeaseFields {

@@ -1,10 +1,9 @@
 import { AbortedError } from "../errors.ts";
-import { maskId } from "../ids.ts";
-import { keptOrGivenBack } from "../lease/renewal.ts";
+import { completeGrant } from "../lease/complete-grant.ts";
 import { waitLoop, type ServerHint } from "../wait/wait-loop.ts";
 import { attemptAll, type MultiGrant } from "./attempt.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
-import { MultiHold } from "./hold-state.ts";
+import { MultiLockHoldState } from "./hold-state.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
 
@@ -15,7 +14,7 @@ import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
  */
 export async function acquireMulti(
   ref: MultiRef,
-  holds: Map<string, MultiHold>,
+  holds: Map<string, MultiLockHoldState>,
   opts: ResolvedHoldOptions,
 ): Promise<{
   held: HeldMultiLockView | null;
@@ -27,12 +26,10 @@ export async function acquireMulti(
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire ${ref.label}`, opts.signal.reason);
   const result = await waitLoop<MultiGrant>({
+    ctx,
     name: ref.label,
     waitMs: opts.waitMs,
     signal: opts.signal,
-    strategy: ctx.wait,
-    requestTimeoutMs: ctx.policy.requestTimeoutMs,
-    emit: ctx.emit,
     attempt: (_queue, _returnWithinMs, deadline) =>
       attemptAll(ref, opts.leaseMs, opts.signal, deadline),
     leave: () => undefined,
@@ -44,20 +41,14 @@ export async function acquireMulti(
   const grant = result.granted;
   const view = adopt(ref, holds, opts, grant);
   const hold = holds.get(grant.fences.join(","));
-  if (hold)
-    await keptOrGivenBack(
-      ref.label,
-      () => hold.startKeeping(),
-      () => view.release(),
-    );
-  ctx.emit({
-    type: "acquired",
+  await completeGrant(ctx, {
     name: ref.label,
-    owner: maskId(ref.owner),
+    owner: ref.owner,
     fence: grant.fences[0] ?? 0,
     reentrant: grant.reentered,
-    waitedMs: Math.round(result.waitedMs),
+    waitedMs: result.waitedMs,
     attempts: result.attempts,
+    keeper: hold && { start: () => hold.startKeeping(), giveBack: () => view.release() },
   });
   return { held: view, attempts: result.attempts, waitedMs: result.waitedMs };
 }
@@ -65,7 +56,7 @@ export async function acquireMulti(
 /** A re-entry joins the existing hold of the same fences (sharing its lease); a new grant starts one. */
 function adopt(
   ref: MultiRef,
-  holds: Map<string, MultiHold>,
+  holds: Map<string, MultiLockHoldState>,
   opts: ResolvedHoldOptions,
   grant: MultiGrant,
 ): HeldMultiLockView {
@@ -77,8 +68,8 @@ function adopt(
     return new HeldMultiLockView(existing);
   }
   // Declared first: `onEnd` may run before construction completes, and must not hit the TDZ.
-  let hold: MultiHold | undefined = undefined;
-  hold = new MultiHold(
+  let hold: MultiLockHoldState | undefined = undefined;
+  hold = new MultiLockHoldState(
     ref,
     {
       fences: grant.fences,
@@ -90,7 +81,7 @@ function adopt(
       maxHoldMs: opts.maxHoldMs,
     },
     () => {
-      // Deferred: this runs inside `new MultiHold` when the grant's lease ran out before its answer came.
+      // Deferred: this runs inside `new MultiLockHoldState` when the grant's lease ran out before its answer came.
       queueMicrotask(() => {
         if (hold !== undefined && holds.get(id) === hold) holds.delete(id);
       });

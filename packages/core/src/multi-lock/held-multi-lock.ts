@@ -3,16 +3,16 @@ import { randomId } from "../ids.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import type { MultiHold } from "./hold-state.ts";
+import type { MultiLockHoldState } from "./hold-state.ts";
 import type { HeldMultiLock, SerializedMultiLease } from "./types.ts";
 
-/** One hold of a multi-lock, as the caller sees it. Nested holds of one acquisition share a `MultiHold`. */
+/** One hold of a multi-lock, as the caller sees it. Nested holds of one acquisition share a `MultiLockHoldState`. */
 export class HeldMultiLockView implements HeldMultiLock {
-  readonly #hold: MultiHold;
+  readonly #hold: MultiLockHoldState;
   readonly fences: Readonly<Record<string, number>>;
   #released = false;
 
-  constructor(hold: MultiHold) {
+  constructor(hold: MultiLockHoldState) {
     this.#hold = hold;
     this.fences = Object.freeze(
       Object.fromEntries(hold.ref.names.map((name, i) => [name, hold.fences[i]!])),

@@ -1,5 +1,5 @@
-import { HoldKeeping } from "../lease/hold-keeping.ts";
-import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import { HoldKeeping, type KeptHoldInit } from "../lease/hold-keeping.ts";
+import { wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import {
   OrderedRenewals,
@@ -12,66 +12,66 @@ import type { MultiRef } from "./multi-ref.ts";
 import { splitByGroup } from "./multi-ref.ts";
 import type { SerializedMultiLease } from "./types.ts";
 
-export interface MultiHoldInit {
+export interface MultiHoldInit extends KeptHoldInit {
   readonly fences: readonly number[];
   /** Each lock's lease version when granted or resumed, in `ref.names` order (0: not known). */
   readonly versions: readonly number[];
-  readonly sentAt: number;
   /** Monotonic ms at which the first part may expire. */
   readonly deadline: number;
-  readonly leaseMs: number;
-  readonly keepAlive: boolean;
-  readonly maxHoldMs: number | undefined;
-  /** A resumed hold, not yet confirmed by a renewal of its own. */
-  readonly provisional?: boolean;
 }
 
 /**
  * One acquisition of all the names (one fence each) as seen by one handle: the lease its nested
- * holds share, as the Lock's `Hold`. The local deadline is the earliest of the parts', so
+ * holds share, as the Lock's `LockHoldState`. The local deadline is the earliest of the parts', so
  * `signal` aborts as soon as any part may be gone; renewals must confirm every part, and are
  * ordered by each lock's lease version, one at a time (lease/ordered-renewal.ts).
  */
-export class MultiHold {
+export class MultiLockHoldState {
   readonly ref: MultiRef;
   readonly fences: readonly number[];
   readonly lease: LeaseState;
-  leaseMs: number;
   /** The lease version of each lock this hold last saw, in `ref.names` order; renewals carry them. */
   versions: number[];
   /** Resumed and not yet confirmed: `expiresAt` came from another machine's wall clock. */
   provisional: boolean;
-  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `Hold`). */
+  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `LockHoldState`). */
   readonly resumed: boolean;
   readonly #renewals: OrderedRenewals;
   #views = 0;
-  #keeping: HoldKeeping | undefined;
-  readonly #onEnd: () => void;
-  readonly #init: MultiHoldInit;
+  readonly #keeping: HoldKeeping;
 
   constructor(ref: MultiRef, init: MultiHoldInit, onEnd: () => void) {
     this.ref = ref;
     this.fences = init.fences;
-    this.leaseMs = init.leaseMs;
     this.versions = [...init.versions];
     this.provisional = init.provisional ?? false;
     this.resumed = this.provisional;
-    this.#onEnd = onEnd;
-    this.#init = init;
-    this.lease = holdLease(this.#identity(), init.sentAt, init.deadline - init.sentAt, () =>
-      this.#close(),
+    // Events speak of the multi-lock by its label and its first name's fence.
+    const id = { ctx: ref.ctx, name: ref.label, fence: init.fences[0] ?? 0 };
+    this.#keeping = new HoldKeeping(
+      id,
+      init,
+      init.deadline - init.sentAt,
+      {
+        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
+        serialize: () => this.serialize(),
+      },
+      onEnd,
     );
-    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
+    this.lease = this.#keeping.lease;
     const what = `extend multi-lock ${ref.label}`;
     this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, (p) =>
       this.#renewAll(p),
     );
   }
 
+  get leaseMs(): number {
+    return this.#keeping.leaseMs;
+  }
+
   /** Hands a kept-alive hold to the keeper, once (re-entries share it); rejects with the keeper's error. */
   startKeeping(): Promise<void> {
-    if (!this.#init.keepAlive) return Promise.resolve();
-    return this.#keeping!.start();
+    return this.#keeping.start();
   }
 
   attach(): void {
@@ -81,10 +81,7 @@ export class MultiHold {
   /** A view was released; `stillHeld`: every name kept a hold level on the server. */
   detach(stillHeld: boolean): void {
     this.#views--;
-    if (this.#views <= 0 || !stillHeld) {
-      this.lease.finish();
-      this.#close();
-    }
+    if (this.#views <= 0 || !stillHeld) this.#keeping.finish();
   }
 
   /** Renews every part's lease: one renewal of this hold in flight at a time (keeper and `extend` alike). */
@@ -170,34 +167,6 @@ export class MultiHold {
 
   /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
   setLeaseMs(ms: number): void {
-    if (ms === this.leaseMs) return;
-    this.leaseMs = ms;
-    this.#keeping?.restart();
-  }
-
-  #close(): void {
-    // Runs inside the constructor when the lease had already run out: no keeper yet then.
-    this.#keeping?.stop();
-    this.#onEnd();
-  }
-
-  #keep(stop: AbortSignal): Promise<void> {
-    return keepHold(
-      this.#identity(),
-      {
-        lease: this.lease,
-        leaseMs: () => this.leaseMs,
-        startedAt: this.#init.sentAt,
-        maxHoldMs: this.#init.maxHoldMs,
-        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
-        serialize: () => this.serialize(),
-      },
-      stop,
-    );
-  }
-
-  /** Events speak of the multi-lock by its label and its first name's fence. */
-  #identity() {
-    return { ctx: this.ref.ctx, name: this.ref.label, fence: this.fences[0] ?? 0 };
+    this.#keeping.setLeaseMs(ms);
   }
 }

@@ -7,7 +7,7 @@ import type { AcquireOptions } from "../lock/types.ts";
 import { validateFunction } from "../validate.ts";
 import { acquireMulti } from "./acquire.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
-import { MultiHold } from "./hold-state.ts";
+import { MultiLockHoldState } from "./hold-state.ts";
 import { makeMultiRef, type MultiRef } from "./multi-ref.ts";
 import { resolveHoldOptions } from "../lease/hold-options.ts";
 import { parseMultiLease } from "./resume.ts";
@@ -25,7 +25,7 @@ import type { HeldMultiLock, SerializedMultiLease } from "./types.ts";
  */
 export class MultiLock {
   readonly #ref: MultiRef;
-  readonly #holds = new Map<string, MultiHold>();
+  readonly #holds = new Map<string, MultiLockHoldState>();
 
   /** @internal use `client.multiLock(names)` */
   constructor(ctx: ClientContext, names: readonly string[], owner: string) {
@@ -99,6 +99,6 @@ export class MultiLock {
       maxHoldMs: undefined,
       provisional: true,
     };
-    return new HeldMultiLockView(new MultiHold(ref, init, () => undefined));
+    return new HeldMultiLockView(new MultiLockHoldState(ref, init, () => undefined));
   }
 }

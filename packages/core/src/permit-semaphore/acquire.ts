@@ -1,5 +1,5 @@
-import { maskId, randomId } from "../ids.ts";
-import { keptOrGivenBack } from "../lease/renewal.ts";
+import { randomId } from "../ids.ts";
+import { completeGrant } from "../lease/complete-grant.ts";
 import { acquireAsWaiter } from "../waiter-queue/acquire-as-waiter.ts";
 import { resolveHoldOptions } from "../lease/hold-options.ts";
 import { HeldPermit } from "./held-permit.ts";
@@ -19,11 +19,10 @@ export async function acquirePermit(
   const { waitMs, leaseMs, keepAlive, maxHoldMs, signal } = resolved;
   const waiter = randomId();
   const result = await acquireAsWaiter<HeldPermit>({
-    ctx: ref.ctx,
-    name: ref.name,
+    ref,
+    waiter,
     waitMs,
     signal,
-    grants: { channelPrefix: ref.keys.channelPrefix, waiter },
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
       const p = { waiter, leaseMs, queue, returnWithinMs, op, budgetMs, signal };
       const { reply, sentAt } = await runAcquire(ref, p);
@@ -42,24 +41,15 @@ export async function acquirePermit(
     },
     abandon: (op) => runAbandon(ref, waiter, op),
   });
-  const { waitedMs } = result;
-  const permit = result.granted;
-  await keptOrGivenBack(
-    ref.name,
-    () => permit.startKeeping(),
-    () => permit.release(),
-  );
-  const { fence } = result.granted;
-  const { attempts } = result;
-  const owner = maskId(waiter);
-  ref.ctx.emit({
-    type: "acquired",
+  const { waitedMs, attempts, granted: permit } = result;
+  await completeGrant(ref.ctx, {
     name: ref.name,
-    owner,
-    fence,
+    owner: waiter,
+    fence: permit.fence,
     reentrant: false,
     waitedMs,
     attempts,
+    keeper: { start: () => permit.startKeeping(), giveBack: () => permit.release() },
   });
-  return result.granted;
+  return permit;
 }

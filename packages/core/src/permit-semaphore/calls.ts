@@ -1,5 +1,5 @@
-import type { ClientContext } from "../client-context.ts";
 import type { Operation } from "../engine/operation.ts";
+import { callLabel, type ResourceRef } from "../engine/resource-ref.ts";
 import { run } from "../engine/run.ts";
 import type { PermitSemaphoreKeys } from "../keys.ts";
 import { abandonSlots } from "../waiter-queue/abandon-slots.ts";
@@ -19,13 +19,9 @@ import type { PermitSemaphoreStatus } from "./types.ts";
 // args by name, the protocol's slots added by the engine).
 
 /** Everything needed to talk about one permit-expirable semaphore. */
-export interface PermitSemaphoreRef {
-  readonly ctx: ClientContext;
-  readonly name: string;
-  readonly keys: PermitSemaphoreKeys;
-}
+export type PermitSemaphoreRef = ResourceRef<PermitSemaphoreKeys>;
 
-const what = (ref: PermitSemaphoreRef, operation: string) => `permit ${operation} "${ref.name}"`;
+const what = callLabel("permit");
 
 const poolKeys = ({ keys }: PermitSemaphoreRef) => ({
   state: keys.state,

@@ -1,28 +1,17 @@
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
-import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import { wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
-import { HoldKeeping } from "../lease/hold-keeping.ts";
+import { HoldKeeping, type VersionedHoldInit } from "../lease/hold-keeping.ts";
 import { OrderedRenewals } from "../lease/ordered-renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
 import { runExtend, runRelease, type PermitSemaphoreRef } from "./calls.ts";
 import type { Permit, SerializedPermit } from "./types.ts";
 
-export interface PermitInit {
+export interface PermitInit extends VersionedHoldInit {
   readonly id: string;
-  readonly fence: number;
-  /** Send time (monotonic) of the request that granted or last confirmed the lease. */
-  readonly sentAt: number;
-  readonly confirmedMs: number;
-  readonly leaseMs: number;
-  readonly keepAlive: boolean;
-  readonly maxHoldMs: number | undefined;
-  /** The lease version on the server when the permit was granted or resumed. */
-  readonly version: number;
-  /** A resumed permit, not yet confirmed by a renewal of its own. */
-  readonly provisional?: boolean;
 }
 
 /**
@@ -37,28 +26,30 @@ export class HeldPermit implements Permit {
   /** The lease version this permit last saw on the server; its renewals carry it. */
   version: number;
   provisional: boolean;
-  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `Hold`). */
+  /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `LockHoldState`). */
   readonly resumed: boolean;
   readonly #renewals: OrderedRenewals;
   readonly #releaseOp: Operation = newOperation();
-  #keeping: HoldKeeping | undefined;
-  readonly #init: PermitInit;
-  #leaseMs: number;
+  readonly #keeping: HoldKeeping;
   #released = false;
 
   constructor(ref: PermitSemaphoreRef, init: PermitInit) {
     this.#ref = ref;
     this.id = init.id;
     this.fence = init.fence;
-    this.#leaseMs = init.leaseMs;
-    this.#init = init;
     this.version = init.version;
     this.provisional = init.provisional ?? false;
     this.resumed = this.provisional;
-    const id = { ctx: ref.ctx, name: ref.name, fence: init.fence };
-    // Runs inside the constructor when the lease had already run out: no keeper yet then.
-    this.lease = holdLease(id, init.sentAt, init.confirmedMs, () => this.#keeping?.stop());
-    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
+    this.#keeping = new HoldKeeping(
+      { ctx: ref.ctx, name: ref.name, fence: init.fence },
+      init,
+      init.confirmedMs,
+      {
+        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
+        serialize: () => this.toJSON(),
+      },
+    );
+    this.lease = this.#keeping.lease;
     const what = `extend of a permit of "${ref.name}"`;
     this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, async (p) => {
       const r = await runExtend(ref, { ...p, permitId: this.id, version: this.version });
@@ -69,25 +60,7 @@ export class HeldPermit implements Permit {
 
   /** @internal Hands a kept-alive permit to the keeper, once; rejects with the keeper's error. */
   startKeeping(): Promise<void> {
-    if (!this.#init.keepAlive) return Promise.resolve();
-    return this.#keeping!.start();
-  }
-
-  #keep(stop: AbortSignal): Promise<void> {
-    const { ctx, name } = this.#ref;
-    const init = this.#init;
-    return keepHold(
-      { ctx, name, fence: init.fence },
-      {
-        lease: this.lease,
-        leaseMs: () => this.#leaseMs,
-        startedAt: init.sentAt,
-        maxHoldMs: init.maxHoldMs,
-        extend: (ms, signal) => this.#renewals.forKeeper(ms, signal),
-        serialize: () => this.toJSON(),
-      },
-      stop,
-    );
+    return this.#keeping.start();
   }
 
   get name(): string {
@@ -97,14 +70,14 @@ export class HeldPermit implements Permit {
     return this.lease.signal;
   }
   get leaseMs(): number {
-    return this.#leaseMs;
+    return this.#keeping.leaseMs;
   }
 
   async release(): Promise<void> {
     if (this.#released)
       throw new NotHeldError(this.name, `permit of "${this.name}" was already released`);
     this.#released = true;
-    this.#keeping?.stop();
+    this.#keeping.stop();
     let result;
     try {
       result = await runRelease(this.#ref, this.id, this.#releaseOp);
@@ -139,11 +112,8 @@ export class HeldPermit implements Permit {
       );
     if (outcome === "stale")
       throw new BackendError(`extend of a permit of "${this.name}" lost to other renewals twice`);
-    if (ms !== this.#leaseMs) {
-      this.#leaseMs = ms;
-      // The keeper renews at a third of the new lease from now on (finding 7).
-      this.#keeping?.restart();
-    }
+    // The keeper renews at a third of the new lease from now on (finding 7).
+    this.#keeping.setLeaseMs(ms);
     this.#ref.ctx.emit({ type: "renewed", name: this.name, fence: this.fence, leaseMs: ms });
   }
 
@@ -156,7 +126,7 @@ export class HeldPermit implements Permit {
       name,
       id: this.id,
       fence: this.fence,
-      leaseMs: this.#leaseMs,
+      leaseMs: this.leaseMs,
       expiresAt: wallExpiry(this.lease, this.#ref.ctx.wallClock),
       version: this.version,
     };

@@ -1,6 +1,5 @@
 import { AbortedError, QuorumError } from "../errors.ts";
-import { maskId } from "../ids.ts";
-import { keptOrGivenBack } from "../lease/renewal.ts";
+import { completeGrant } from "../lease/complete-grant.ts";
 import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
 import { waitLoop, type ServerHint } from "../wait/wait-loop.ts";
 import {
@@ -10,7 +9,7 @@ import {
   type QuorumGrant,
 } from "./attempt.ts";
 import { HeldQuorumLockView } from "./held-quorum-lock.ts";
-import { QuorumHold } from "./hold-state.ts";
+import { QuorumHoldState } from "./hold-state.ts";
 import { timeoutFor, type QuorumRef } from "./quorum-ref.ts";
 
 /**
@@ -32,13 +31,13 @@ export async function acquireQuorum(
   if (opts.signal?.aborted)
     throw new AbortedError(`acquire quorum lock "${ref.name}"`, opts.signal.reason);
   let last: QuorumFailure | undefined;
+  // An attempt is a round on every database: the wait budgets for the round's timeout.
+  const policy = { ...ctx.policy, requestTimeoutMs: timeoutFor(ref, opts.leaseMs) };
   const result = await waitLoop<QuorumGrant>({
+    ctx: { ...ctx, policy },
     name: ref.name,
     waitMs: opts.waitMs,
     signal: opts.signal,
-    strategy: ctx.wait,
-    requestTimeoutMs: timeoutFor(ref, opts.leaseMs),
-    emit: ctx.emit,
     attempt: async () => {
       const outcome = await attemptQuorum(ref, opts.leaseMs);
       if ("failed" in outcome) {
@@ -67,7 +66,7 @@ export async function acquireQuorum(
     return { held: null, attempts, waitedMs, hint };
   }
   const grant = result.granted;
-  const hold = new QuorumHold(ref, {
+  const hold = new QuorumHoldState(ref, {
     token: grant.token,
     fence: grant.fence,
     sentAt: grant.startedAt,
@@ -79,19 +78,14 @@ export async function acquireQuorum(
     maxHoldMs: opts.maxHoldMs,
   });
   const view = new HeldQuorumLockView(hold);
-  await keptOrGivenBack(
-    ref.name,
-    () => hold.startKeeping(),
-    () => view.release(),
-  );
-  ctx.emit({
-    type: "acquired",
+  await completeGrant(ctx, {
     name: ref.name,
-    owner: maskId(grant.token),
+    owner: grant.token,
     fence: grant.fence,
     reentrant: false,
-    waitedMs: Math.round(result.waitedMs),
+    waitedMs: result.waitedMs,
     attempts: result.attempts,
+    keeper: { start: () => hold.startKeeping(), giveBack: () => view.release() },
   });
   return {
     held: view,

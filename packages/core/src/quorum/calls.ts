@@ -1,18 +1,16 @@
 import type { ClientContext } from "../client-context.ts";
 import { TransportError } from "../backend/backend.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
+import type { ResourceRef } from "../engine/resource-ref.ts";
 import { run } from "../engine/run.ts";
 import { opRecordKey, quorumKeys, type QuorumKeys } from "../keys.ts";
 import { decodeRenewal, type DecodedRenewal } from "../lease/ordered-renewal.ts";
 import { acquireScript, commitScript, extendScript, releaseScript } from "./scripts.generated.ts";
 
 /** One of the quorum's independent databases, reached through its own client. */
-export interface QuorumDatabase {
+export interface QuorumDatabase extends ResourceRef<QuorumKeys> {
   readonly index: number;
-  /** This database's client: its own server-time estimate (`clock`), so no deadline mixes clocks. */
-  readonly ctx: ClientContext;
-  readonly name: string;
-  readonly keys: QuorumKeys;
+  // `ctx` is this database's client: its own server-time estimate (`clock`), so no deadline mixes clocks.
 }
 
 export function quorumDatabase(index: number, ctx: ClientContext, name: string): QuorumDatabase {

@@ -1,33 +1,23 @@
 import { now } from "../engine/clock.ts";
 import { NotHeldError, QuorumError } from "../errors.ts";
 import { releaseQuietly } from "../lease/dispose.ts";
+import { HoldView } from "../lease/hold-view.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import type { QuorumHold } from "./hold-state.ts";
+import type { QuorumHoldState } from "./hold-state.ts";
 import { checkLeaseAgainstTimeout } from "./quorum-ref.ts";
 import type { HeldQuorumLock, SerializedQuorumLease } from "./types.ts";
 
 /** A quorum grant as the caller sees it. */
-export class HeldQuorumLockView implements HeldQuorumLock {
-  readonly #hold: QuorumHold;
+export class HeldQuorumLockView extends HoldView implements HeldQuorumLock {
+  readonly #hold: QuorumHoldState;
   #released = false;
 
-  constructor(hold: QuorumHold) {
+  constructor(hold: QuorumHoldState) {
+    super(hold);
     this.#hold = hold;
   }
 
-  get name(): string {
-    return this.#hold.ref.name;
-  }
-  get fence(): number {
-    return this.#hold.fence;
-  }
-  get signal(): AbortSignal {
-    return this.#hold.lease.signal;
-  }
-  get leaseMs(): number {
-    return this.#hold.leaseMs;
-  }
   get remainingMs(): number {
     return this.#hold.lease.active ? Math.max(0, this.#hold.lease.deadline - now()) : 0;
   }

@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import { BackendError, QuorumError, type LeaseLostError, type QuorumAnswer } from "../errors.ts";
-import { HoldKeeping } from "../lease/hold-keeping.ts";
-import { holdLease, keepHold, wallExpiry } from "../lease/hold-lease.ts";
+import { HoldKeeping, type KeptHoldInit } from "../lease/hold-keeping.ts";
+import { wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import type { RenewOutcome } from "../lease/ordered-renewal.ts";
 import { releaseEverywhere, type AcquireDeadlines } from "./attempt.ts";
@@ -10,16 +10,13 @@ import { answerOf, driftMs, round, timeoutFor, type QuorumRef } from "./quorum-r
 import { quorumDeadline } from "./quorum-validity.ts";
 import type { SerializedQuorumLease } from "./types.ts";
 
-export interface QuorumHoldInit {
+export interface QuorumHoldInit extends KeptHoldInit {
   readonly token: string;
   readonly fence: number;
   /** Monotonic ms the validities count from (the attempt's start, or the resume). */
   readonly sentAt: number;
   /** Per database: what the holder may believe of its lease from `sentAt` (≤ 0: not held there). */
   readonly validMs: readonly number[];
-  readonly leaseMs: number;
-  readonly keepAlive: boolean;
-  readonly maxHoldMs: number | undefined;
   /** Resumed: each database's validity is only what the carried data proves, until renewed. */
   readonly provisional?: boolean;
   /** The acquire's deadline on each database, when this process made it (not for a resume). */
@@ -35,16 +32,15 @@ export type RoundOutcome = "ok" | "lost" | "unreachable";
  * clock — with its keeper (lease/hold-keeping.ts), which renews on every database and needs a
  * majority each time.
  */
-export class QuorumHold {
+export class QuorumHoldState {
   readonly ref: QuorumRef;
   readonly token: string;
   readonly fence: number;
   readonly lease: LeaseState;
-  leaseMs: number;
   /** Empty until built: the validity may run out inside the constructor (a late resume). */
   #dbs: readonly DatabaseLease[] = [];
   readonly #ended = new AbortController();
-  #keeping: HoldKeeping | undefined;
+  readonly #keeping: HoldKeeping;
   readonly #init: QuorumHoldInit;
   /** Databases whose renewal found the hold gone there (not merely past its local deadline). */
   #gone = 0;
@@ -53,14 +49,22 @@ export class QuorumHold {
     this.ref = ref;
     this.token = init.token;
     this.fence = init.fence;
-    this.leaseMs = init.leaseMs;
     this.#init = init;
     const start = quorumDeadline(
       init.validMs.map((ms) => (ms > 0 ? init.sentAt + ms : -Infinity)),
       ref.majority,
     );
-    this.lease = holdLease(this.#identity(), init.sentAt, start - init.sentAt, () => this.#end());
-    this.#keeping = new HoldKeeping(this.lease, (stop) => this.#keep(stop));
+    this.#keeping = new HoldKeeping(
+      { ctx: ref.ctx, name: ref.name, fence: init.fence },
+      init,
+      start - init.sentAt,
+      {
+        extend: (ms, signal) => this.#renewRound(ms, signal),
+        serialize: () => this.serialize(),
+      },
+      () => this.#endDatabases(),
+    );
+    this.lease = this.#keeping.lease;
     const believedMs = (ms: number) => Math.max(0, ms - driftMs(ref, ms));
     this.#dbs = ref.dbs.map(
       (db) =>
@@ -81,7 +85,7 @@ export class QuorumHold {
         ),
     );
     if (this.lease.active) this.#derive();
-    else this.#end();
+    else this.#endDatabases();
   }
 
   /**
@@ -92,17 +96,18 @@ export class QuorumHold {
     return this.#dbs.filter((d) => !d.provisional).length < this.ref.majority;
   }
 
+  get leaseMs(): number {
+    return this.#keeping.leaseMs;
+  }
+
   /** Hands a kept-alive hold to the keeper, once; rejects with the keeper's error. */
   startKeeping(): Promise<void> {
-    if (!this.#init.keepAlive) return Promise.resolve();
-    return this.#keeping!.start();
+    return this.#keeping.start();
   }
 
   /** `extend(ms)` set a new lease: the keeper renews at a third of it from now on (finding 7). */
   setLeaseMs(ms: number): void {
-    if (ms === this.leaseMs) return;
-    this.leaseMs = ms;
-    this.#keeping?.restart();
+    this.#keeping.setLeaseMs(ms);
   }
 
   /**
@@ -147,8 +152,7 @@ export class QuorumHold {
 
   /** The hold ended (released or lost): stop the keeper, the renewals and the deadlines. */
   end(): void {
-    this.lease.finish();
-    this.#end();
+    this.#keeping.finish();
   }
 
   serialize(): SerializedQuorumLease {
@@ -164,9 +168,9 @@ export class QuorumHold {
     };
   }
 
-  #end(): void {
+  /** The hold ended (the keeper has stopped): so do the databases' renewals and deadlines. */
+  #endDatabases(): void {
     // Runs inside the constructor when the validity had already run out: nothing built yet then.
-    this.#keeping?.stop();
     this.#ended.abort();
     for (const d of this.#dbs) d.lease.finish();
   }
@@ -197,25 +201,6 @@ export class QuorumHold {
     return answers.filter((a) => a.status === "not-held").length > n - this.ref.majority
       ? "lost"
       : "unreachable";
-  }
-
-  #keep(stop: AbortSignal): Promise<void> {
-    return keepHold(
-      this.#identity(),
-      {
-        lease: this.lease,
-        leaseMs: () => this.leaseMs,
-        startedAt: this.#init.sentAt,
-        maxHoldMs: this.#init.maxHoldMs,
-        extend: (ms, signal) => this.#renewRound(ms, signal),
-        serialize: () => this.serialize(),
-      },
-      stop,
-    );
-  }
-
-  #identity() {
-    return { ctx: this.ref.ctx, name: this.ref.name, fence: this.fence };
   }
 
   /**

@@ -10,7 +10,7 @@ import { validateFunction, validateName, validateObject } from "../validate.ts";
 import { acquireQuorum } from "./acquire.ts";
 import { quorumDatabase } from "./calls.ts";
 import { HeldQuorumLockView } from "./held-quorum-lock.ts";
-import { QuorumHold } from "./hold-state.ts";
+import { QuorumHoldState } from "./hold-state.ts";
 import { checkLeaseAgainstTimeout, driftMs, majorityOf, type QuorumRef } from "./quorum-ref.ts";
 import { parseQuorumLease } from "./resume.ts";
 import {
@@ -165,7 +165,7 @@ export class QuorumLock {
       expiresAt: parsed.expiresAt,
       leaseMs: parsed.leaseMs - driftMs(ref, parsed.leaseMs),
     };
-    const hold = new QuorumHold(ref, {
+    const hold = new QuorumHoldState(ref, {
       token: parsed.token,
       fence: parsed.fence,
       sentAt: now(),

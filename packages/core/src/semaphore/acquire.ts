@@ -1,5 +1,6 @@
 import { newOperation } from "../engine/operation.ts";
-import { maskId, randomId } from "../ids.ts";
+import { randomId } from "../ids.ts";
+import { completeGrant } from "../lease/complete-grant.ts";
 import {
   validateInteger,
   validateObject,
@@ -28,11 +29,10 @@ export async function acquirePermits(
   const signal = validateSignal("options.signal", o.signal);
   const waiter = randomId();
   const result = await acquireAsWaiter<true>({
-    ctx: ref.ctx,
-    name: ref.name,
+    ref,
+    waiter,
     waitMs,
     signal,
-    grants: { channelPrefix: ref.keys.channelPrefix, waiter },
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
       const p = { waiter, permits, queue, returnWithinMs, op, budgetMs, signal };
       const reply = await runAcquire(ref, p);
@@ -41,15 +41,7 @@ export async function acquirePermits(
     abandon: (op) => runAbandon(ref, waiter, permits, op),
   });
   const { waitedMs, attempts } = result;
-  const owner = maskId(waiter);
-  ref.ctx.emit({
-    type: "acquired",
-    name: ref.name,
-    owner,
-    fence: 0,
-    reentrant: false,
-    waitedMs,
-    attempts,
-  });
+  const grant = { name: ref.name, owner: waiter, fence: 0, reentrant: false, waitedMs, attempts };
+  await completeGrant(ref.ctx, grant);
   return new SemaphoreHoldView(ref, permits, newOperation());
 }

@@ -1,5 +1,5 @@
-import type { ClientContext } from "../client-context.ts";
 import type { Operation } from "../engine/operation.ts";
+import { callLabel, type ResourceRef } from "../engine/resource-ref.ts";
 import { run } from "../engine/run.ts";
 import type { SemaphoreKeys } from "../keys.ts";
 import { abandonSlots } from "../waiter-queue/abandon-slots.ts";
@@ -19,13 +19,9 @@ import type { SemaphoreStatus } from "./types.ts";
 // operation record, the quarantine sentinel, the deadline) added by the engine.
 
 /** Everything needed to talk about one semaphore. */
-export interface SemaphoreRef {
-  readonly ctx: ClientContext;
-  readonly name: string;
-  readonly keys: SemaphoreKeys;
-}
+export type SemaphoreRef = ResourceRef<SemaphoreKeys>;
 
-const what = (ref: SemaphoreRef, operation: string) => `semaphore ${operation} "${ref.name}"`;
+const what = callLabel("semaphore");
 
 const stateKeys = ({ keys }: SemaphoreRef) => ({
   state: keys.state,

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "../errors.ts";
+import { PRIMITIVE_KINDS } from "../kinds.ts";
 import { MAX_MULTI_LOCK_NAMES } from "../multi-lock/names.ts";
 import { validateName } from "../validate.ts";
 import type { HoldKind } from "./types.ts";
@@ -9,15 +10,10 @@ export type Fields = Readonly<Record<string, unknown>>;
 /** Checks one kind's fields; `field(name)` names one under the caller's argument (`hold.fence`). */
 export type FieldCheck = (h: Fields, field: (name: string) => string) => void;
 
-export const HOLD_KINDS: readonly HoldKind[] = [
-  "lock",
-  "fair-lock",
-  "read-write-lock",
-  "multi-lock",
-  "semaphore",
-  "permit-expirable-semaphore",
-  "quorum-lock",
-];
+/** Every kind that has holds: all but the latch, which nobody holds. */
+export const HOLD_KINDS: readonly HoldKind[] = PRIMITIVE_KINDS.filter(
+  (k): k is HoldKind => k !== "count-down-latch",
+);
 
 /**
  * Kind names that version-1 holds were serialised with before the one vocabulary: such a hold

@@ -1,6 +1,6 @@
 import { now } from "../engine/clock.ts";
-import type { EventSink } from "../events.ts";
-import type { WaitHint, WaitStrategy } from "./strategy.ts";
+import type { ClientContext } from "../client-context.ts";
+import type { WaitHint } from "./strategy.ts";
 import { PushStream } from "./push-stream.ts";
 import { waitTurn, type WakeParams } from "./wait-turn.ts";
 
@@ -16,12 +16,11 @@ export type AttemptOutcome<T> = { readonly granted: T } | { readonly busy: Serve
 export type { WakeParams, WakeAction, WakeContext } from "./wait-turn.ts";
 
 export interface WaitLoopParams<T> {
+  /** The client's wait strategy, request timeout and event sink. */
+  readonly ctx: Pick<ClientContext, "wait" | "policy" | "emit">;
   readonly name: string;
   readonly waitMs: number;
   readonly signal: AbortSignal | undefined;
-  readonly strategy: WaitStrategy;
-  readonly requestTimeoutMs: number;
-  readonly emit: EventSink;
   /**
    * One attempt. `queue`: join (or stay in) the waiter queue when busy; `returnWithinMs`: the
    * waiter's promise to the server to poll again within that time (later, it may be evicted);
@@ -61,9 +60,11 @@ const MAX_STREAMS = 2;
  */
 export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult<T>> {
   const start = now();
-  const { strategy, waitMs, wake } = params;
+  const { waitMs, wake } = params;
+  const { wait: strategy, emit } = params.ctx;
+  const { requestTimeoutMs } = params.ctx.policy;
   // The whole wait, a request in flight at its end included, returns within this.
-  const deadline = start + waitMs + params.requestTimeoutMs;
+  const deadline = start + waitMs + requestTimeoutMs;
   let queued = false;
   let rttMs: number | undefined;
   let rttDevMs = 0;
@@ -78,7 +79,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
     for (let attempt = 1; ; attempt++) {
       const budget = waitMs - (now() - start);
       const returnWithin = Math.ceil(
-        Math.min(strategy.maxDelayMs, Math.max(budget, 0)) + params.requestTimeoutMs,
+        Math.min(strategy.maxDelayMs, Math.max(budget, 0)) + requestTimeoutMs,
       );
       const sentAt = now();
       const outcome = await params.attempt(budget > 0, returnWithin, deadline);
@@ -89,7 +90,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       if ("granted" in outcome) return result(attempt, outcome.granted);
       lastBusy = outcome.busy;
       if (outcome.busy.reason === "quarantine") {
-        params.emit({
+        emit({
           type: "quarantined",
           name: params.name,
           remainingMs: Math.round(outcome.busy.remainingLeaseMs),

@@ -56,7 +56,7 @@ export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T 
     const delay = plannedDelay(turn);
     if (first) {
       const { position, remainingLeaseMs } = turn.busy;
-      params.emit({
+      params.ctx.emit({
         type: "waited",
         name: params.name,
         attempt: turn.attempt,
@@ -102,7 +102,7 @@ function plannedDelay<T>(turn: Turn<T>): number {
     pushed: turn.stream !== undefined && !turn.stream.closed && params.wake?.unqueued !== true,
     ...(params.claimWindowMs === undefined ? {} : { claimWindowMs: params.claimWindowMs }),
   };
-  const wanted = params.strategy.nextDelay(hint);
+  const wanted = params.ctx.wait.nextDelay(hint);
   // The server measured the remaining lease somewhere between send and reply: counted from the
   // send, the cap holds however slow the reply's way back was (a loaded server or event loop
   // made waiters sleep hundreds of ms past the expiry when it was counted from the reply).

@@ -1,18 +1,18 @@
-import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
+import type { ResourceRef } from "../engine/resource-ref.ts";
 import { AbortedError, AcquireTimeoutError, OutcomeUnknownError } from "../errors.ts";
 import { testSeams } from "../test-seams.ts";
 import { grantSubscribe } from "../wait/shared-grant-stream.ts";
 import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
 
 export interface WaiterAcquire<T> {
-  readonly ctx: ClientContext;
-  readonly name: string;
+  /** The semaphore; its scripts announce a direct grant on `keys.channelPrefix + waiter`. */
+  readonly ref: ResourceRef<{ readonly channelPrefix: string }>;
+  /** This call's waiter id, the same for every attempt (the caller keeps it). */
+  readonly waiter: string;
   readonly waitMs: number;
   readonly signal: AbortSignal | undefined;
-  /** Where the scripts announce a direct grant to this waiter: `channelPrefix + waiter`. */
-  readonly grants: { readonly channelPrefix: string; readonly waiter: string };
   /** One attempt as one operation of the protocol (see docs/protocol.md). */
   attempt(p: {
     op: Operation;
@@ -36,29 +36,26 @@ export interface WaiterAcquire<T> {
 export async function acquireAsWaiter<T>(
   p: WaiterAcquire<T>,
 ): Promise<{ readonly granted: T; readonly waitedMs: number; readonly attempts: number }> {
-  if (p.signal?.aborted) throw new AbortedError(`acquire "${p.name}"`, p.signal.reason);
+  const { ctx, name, keys } = p.ref;
+  if (p.signal?.aborted) throw new AbortedError(`acquire "${name}"`, p.signal.reason);
   let lastOp: Operation | undefined;
   const abandon = (op: Operation | undefined) => {
     if (op === undefined) return;
-    p.ctx.background(
+    ctx.background(
       p
         .abandon(op)
-        .then((back) =>
-          p.ctx.emit({ type: "abandoned", name: p.name, releasedSomething: Boolean(back) }),
-        ),
+        .then((back) => ctx.emit({ type: "abandoned", name, releasedSomething: Boolean(back) })),
     );
   };
   // Push: a grant message wakes the waiter, whose next attempt claims the grant (one request).
-  const subscribe = grantSubscribe(p.ctx.backend, p.grants.channelPrefix);
-  const wake = subscribe && { channel: p.grants.channelPrefix + p.grants.waiter, subscribe };
+  const subscribe = grantSubscribe(ctx.backend, keys.channelPrefix);
+  const wake = subscribe && { channel: keys.channelPrefix + p.waiter, subscribe };
   const result = await waitLoop<T>({
-    name: p.name,
+    ctx,
+    name,
     waitMs: p.waitMs,
     signal: p.signal,
-    strategy: p.ctx.wait,
-    requestTimeoutMs: p.ctx.policy.requestTimeoutMs,
-    emit: p.ctx.emit,
-    claimWindowMs: testSeams.waiterIgnoresClaimWindow ? undefined : p.ctx.claimWindowMs,
+    claimWindowMs: testSeams.waiterIgnoresClaimWindow ? undefined : ctx.claimWindowMs,
     wake,
     leave: () => abandon(lastOp),
     attempt: async (queue, returnWithinMs, deadline) => {
@@ -75,7 +72,6 @@ export async function acquireAsWaiter<T>(
   });
   const waitedMs = Math.round(result.waitedMs);
   // Narrowed by the timed-out member's `hint`: T itself may be falsy.
-  if ("hint" in result)
-    throw new AcquireTimeoutError(p.name, waitedMs, result.attempts, result.hint);
+  if ("hint" in result) throw new AcquireTimeoutError(name, waitedMs, result.attempts, result.hint);
   return { granted: result.granted, waitedMs, attempts: result.attempts };
 }
