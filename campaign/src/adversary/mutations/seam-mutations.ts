@@ -1,4 +1,4 @@
-import { DATA_LOSS, EVICTION } from "../configs.ts";
+import { DATA_LOSS } from "../configs.ts";
 import type { Mutation } from "./mutation.ts";
 import {
   LOCKS_CALM,
@@ -9,6 +9,7 @@ import {
   LOCKS_SURROGATE_NAMES,
   LOCKS_SHORT_RECORDS_LONG,
   SEMAPHORE_SHORT_RECORDS_LOSSY,
+  EVICTION_TWICE,
   SEMAPHORE_QUEUE,
   PERMITS_QUEUE,
   unhurried,
@@ -117,7 +118,7 @@ export const SEAM_MUTATIONS: readonly Mutation[] = [
     rule: "initialize() reports an evicting policy (eviction-policy event)",
     operation: "client initialize",
     apply: { kind: "seam", seam: "hideEvictionPolicy" },
-    config: EVICTION,
-    seconds: 5,
+    config: EVICTION_TWICE,
+    seconds: 8,
   },
 ];

@@ -139,9 +139,11 @@ export function runResumeRegressions(target: RegressionTarget): void {
           release(): Promise<void>;
         };
         const local = resumed.toJSON().expiresAt - Date.now();
+        const readFrom = performance.now();
         const serverMs = await held.serverMs();
         expect(serverMs).toBeGreaterThan(1_000);
-        expect(local).toBeLessThanOrEqual(serverMs + 50);
+        // the server's lease runs down while it is read
+        expect(local).toBeLessThanOrEqual(serverMs + (performance.now() - readFrom) + 50);
         // it aborts on its own, as a deadline, while the server may still hold it
         const reason = await aborted(resumed.signal, 5_000);
         expect(reason).toBeInstanceOf(LeaseLostError);
@@ -169,7 +171,11 @@ export function runResumeRegressions(target: RegressionTarget): void {
         await resumed.extend(8_000);
         const trusted = resumed.toJSON().expiresAt - Date.now();
         expect(trusted).toBeGreaterThan(6_000);
-        expect(trusted).toBeLessThanOrEqual((await held.serverMs()) + 50);
+        // The server's lease is read a round trip later, and has run down by that much meanwhile
+        // (a loaded CI run saw 104 ms between the two).
+        const readFrom = performance.now();
+        const serverLeft = await held.serverMs();
+        expect(trusted).toBeLessThanOrEqual(serverLeft + (performance.now() - readFrom) + 50);
         await resumed.release();
       });
 
