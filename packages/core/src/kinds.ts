@@ -1,7 +1,8 @@
 /**
- * Every kind of primitive, in the one vocabulary the library speaks everywhere: the inspector's
- * kinds, the `kind` of a serialised hold, the keeper's kinds and the campaign's names are all
- * drawn from this list (written once here; each use narrows it).
+ * Every kind of primitive, in the one vocabulary the library speaks everywhere, written once:
+ * `InspectKind` and `LeaseKind` are narrowed from it, `HOLD_KINDS` (the serialised holds' kinds)
+ * is filtered from it and must type-check against it, and the campaign's names derive from
+ * `InspectKind`.
  */
 export const PRIMITIVE_KINDS = [
   "lock",

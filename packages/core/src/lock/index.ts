@@ -7,7 +7,8 @@
  * `pnpm gen:scripts`.
  * Acquire path: lock.ts `Lock.acquire` → acquire.ts `acquireLock` → calls.ts `runAcquire`
  * (acquire.lua).
- * Suite: packages/core/test/conformance/lock.conformance.ts (rows in conformance/suites.ts).
+ * Suite: packages/core/test/conformance/lock.conformance.ts (a row of
+ * packages/core/test/conformance/suites.ts).
  *
  * Files by role: lock.ts the public class; held-lock.ts the public held view; hold-state.ts one
  * acquisition's internal state (lease, keeper, renewals); acquire.ts the acquire path; calls.ts

@@ -13,7 +13,7 @@
  * attempt.ts the acquire path; calls.ts the script calls of a slot group; single-group.ts a group
  * of one name; group.ts what a group answers; multi-ref.ts the handle's identity and its groups;
  * codec.ts reply decoders; types.ts public types; names.ts the names' checks (the options' are
- * the shared lease/hold-options.ts); resume.ts the serialised lease's check.
+ * the shared ../lease/hold-options.ts); resume.ts the serialised lease's check.
  */
 export { MultiLock } from "./multi-lock.ts";
 export { MAX_MULTI_LOCK_NAMES } from "./names.ts";
