@@ -76,4 +76,34 @@ describe("oracle: told-not-applied", () => {
     };
     expect(checkAdversaryHistory(behind).counts["told-not-applied"]).toBe(1);
   });
+
+  // A MultiLock's acquire runs one script over its names (one log entry per name), and its
+  // granting reply carries the lease second: status, shortest lease, slots…, server time.
+  const multi = (probedAt: number): AdversaryHistory => {
+    const h = history(probedAt);
+    const names = ["adv1:v1:{ab}a:lock", "adv1:v1:{ab}b:lock"];
+    const reply = [1, 150, 1, 1, 1_000_000, 1_000_000, 0, 0, -1, -1, 1_000];
+    const runs = names.map((resource, seq) => ({
+      ...h.executions[0]!,
+      seq,
+      script: "multi-lock/acquire",
+      resource,
+      reply,
+    }));
+    const intent = { ...h.intents[0]!, kind: "acquire", primitive: "multi-lock" } as Intent;
+    return {
+      ...h,
+      executions: runs,
+      intents: [{ ...intent, resource: names[0]!, resources: names }],
+      final: Object.fromEntries(names.map((n) => [n, FREE])),
+    };
+  };
+
+  it("excuses a MultiLock grant whose shortest lease ran out before its run's probe", () => {
+    expect(checkAdversaryHistory(multi(1_200)).counts["told-not-applied"]).toBeUndefined();
+  });
+
+  it("reports the MultiLock grant when the probe came while its lease still ran", () => {
+    expect(checkAdversaryHistory(multi(1_050)).counts["told-not-applied"]).toBe(1);
+  });
 });

@@ -110,8 +110,15 @@ function touchedBetween(
   );
 }
 
-/** Scripts whose granting reply is the Lock's: status, fence, count, remaining lease (ms), … */
-const LOCK_SHAPED_ACQUIRE = /^(lock|fair-lock)\/acquire$|^read-write-lock\/acquire-write$/;
+/**
+ * Where a granting reply carries the lease it gave (ms): the Lock's shape (status, fence, count,
+ * remaining lease, …), and the MultiLock's (status, shortest lease among its names, slots…).
+ */
+function leaseSlotOf(script: string): number | undefined {
+  if (/^(lock|fair-lock)\/acquire$|^read-write-lock\/acquire-write$/.test(script)) return 3;
+  if (script === "multi-lock/acquire") return 1;
+  return undefined;
+}
 
 /**
  * A grant whose lease had run out at the server before the probe after its run could read it: a
@@ -119,15 +126,17 @@ const LOCK_SHAPED_ACQUIRE = /^(lock|fair-lock)\/acquire$|^read-write-lock\/acqui
  * gone when the state was read, the caller told only by its settle). The server expiry is the
  * time the script ran (every protocol reply ends with the server time) plus the lease its reply
  * gave; if that lies before the probe's server time, no logged state could show the grant. Only
- * for a granting reply of the intent's own run, of a script whose reply carries the lease.
+ * for a granting reply of the intent's own run, of a script whose reply carries the lease (a
+ * MultiLock's too: seen, a 150 ms grant on two names probed 158 ms after it ran).
  */
 function ranOutBeforeProbe(history: AdversaryHistory, intent: Intent): boolean {
   return history.executions.some((e) => {
-    if (e.intent !== intent.id || !LOCK_SHAPED_ACQUIRE.test(e.script)) return false;
+    const slot = leaseSlotOf(e.script);
+    if (e.intent !== intent.id || slot === undefined) return false;
     if (!Array.isArray(e.reply) || Number(e.reply[0]) !== 1) return false;
     // The reply's server time on the real clock, as the probe's `serverMs` already is.
     const ranAt = Number(e.reply.at(-1)) - (e.clockOffsetMs ?? 0);
-    const leaseMs = Number(e.reply[3]);
+    const leaseMs = Number(e.reply[slot]);
     if (!Number.isFinite(ranAt) || !Number.isFinite(leaseMs)) return false;
     return ranAt + leaseMs <= e.serverMs + BOUNDARY_TOLERANCE_MS;
   });
