@@ -1,10 +1,11 @@
+import { Redis } from "@upstash/redis";
 import { describe, expect, it } from "vitest";
-import { OutcomeUnknownError } from "../src/index.ts";
+import { createClient, OutcomeUnknownError, type LockEvent } from "../src/index.ts";
 import { settleScript } from "../src/engine/scripts.generated.ts";
 import { countDownScript } from "../src/latch/scripts.generated.ts";
 import * as pes from "../src/permit-semaphore/scripts.generated.ts";
 import * as sem from "../src/semaphore/scripts.generated.ts";
-import { eventsOf } from "./support.ts";
+import { aborted, delay, eventsOf, settlesTo } from "./support.ts";
 import { useFaultStack } from "./fault-stack.ts";
 
 // Semaphores and latch over a faulty HTTP path: a response lost after the script ran is retried
@@ -86,5 +87,67 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
     await current().faults.clear();
     await client.settled();
     expect(await s.status()).toMatchObject({ available: 1, live: 0 });
+  });
+});
+
+// A PermitExpirableSemaphore waiter enters on its pushed grant, as a Lock's waiter does: the grant
+// is a permit that lapses after the claim window unless claimed, and the claim (the permit's
+// first renewal) goes in the background. (The test clients above count requests through a
+// wrapper without push; these use the REST backend as a user would, with its stream.)
+describe("permit-expirable semaphore: a waiter enters on its pushed grant", () => {
+  const pushClient = (events: LockEvent[]) =>
+    createClient({
+      redis: new Redis({ url: current().rest.url, token: current().rest.token }),
+      prefix: `p${Math.random().toString(36).slice(2)}`,
+      claimWindowMs: 800,
+      onEvent: (e) => events.push(e),
+    });
+
+  it("enters on the message, with no second attempt, and its claim makes the lease a full one", async () => {
+    const events: LockEvent[] = [];
+    const client = pushClient(events);
+    const s = client.permitExpirableSemaphore("pushed");
+    await s.trySetPermits(1);
+    const holder = await s.acquire({ leaseMs: 10_000 });
+    const waiting = s.acquire({ leaseMs: 10_000, waitMs: 10_000 });
+    while (eventsOf(events, "waited").length === 0) await delay(5);
+    await delay(100); // the waiter's stream is live
+    await holder.release();
+    const permit = await waiting;
+    const acquired = eventsOf(events, "acquired");
+    expect(acquired.at(-1)).toMatchObject({ fence: permit.fence, attempts: 1 });
+    expect(permit.fence).toBeGreaterThan(holder.fence);
+    // Past the 800 ms claim window: only the background claim keeps the permit now.
+    await delay(1_200);
+    expect(permit.signal.aborted).toBe(false);
+    expect(await s.status()).toMatchObject({ available: 0, live: 1 });
+    await permit.release();
+    expect(await s.status()).toMatchObject({ available: 1, live: 0 });
+    await client.settled();
+  });
+
+  it("a claim that never lands ends the permit by the grant's deadline, and the permit comes back", async () => {
+    const events: LockEvent[] = [];
+    const client = pushClient(events);
+    const s = client.permitExpirableSemaphore("unclaimed");
+    await s.trySetPermits(1);
+    const holder = await s.acquire({ leaseMs: 10_000 });
+    const waiting = s.acquire({ leaseMs: 10_000, waitMs: 10_000 });
+    while (eventsOf(events, "waited").length === 0) await delay(5);
+    await delay(100);
+    // Every renewal of a permit fails before it runs: the claim never lands.
+    await current().faults.add({ kind: "fail-before", times: 100, match: pes.extendScript.sha });
+    await holder.release();
+    const permit = await waiting;
+    expect(eventsOf(events, "acquired").at(-1)).toMatchObject({ attempts: 1 });
+    const enteredAt = Date.now();
+    await aborted(permit.signal, 2_000);
+    // The holder gave up no later than the grant lapses on the server (800 ms after it was made,
+    // which was after the waiter's last attempt was sent: the holder counts from that send).
+    expect(Date.now() - enteredAt).toBeLessThanOrEqual(800);
+    expect(await settlesTo(async () => (await s.status()).live, 0, 1_500)).toBe(0);
+    expect(await s.availablePermits()).toBe(1);
+    await current().faults.clear();
+    await client.settled();
   });
 });

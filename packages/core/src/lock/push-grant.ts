@@ -1,4 +1,4 @@
-import { now } from "../engine/clock.ts";
+import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import { grantSubscribe } from "../wait/shared-grant-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
 import { callsOf } from "./calls.ts";
@@ -70,29 +70,19 @@ function enterOnGrant(
 ) {
   const grant = parseGrant(payload);
   if (grant === undefined) return "attempt";
-  // The busy answer came after this grant was made and lapsed: it is not ours any more.
-  if (since.hint.serverMs !== undefined && grant.at < since.hint.serverMs) return "stale";
+  const room = pushedGrantMs(grant, since);
+  if (room === "stale") return "stale";
   // Only an extend that claims a grant lets the waiter enter on the message, and a handle with a
   // second acquire running must let the server count both.
   if (
+    room === "attempt" ||
     callsOf(ref).grantPush !== "enter" ||
     (inFlight.get(holds) ?? 0) > 1 ||
     holds.has(grant.fence)
   )
     return "attempt";
-  // The grant was made after our last busy attempt was sent, so it lapses no earlier than
-  // `sentAt + claimMs` on our clock, less 1% for clock-rate differences. Without room left for
-  // the claim to land, claim first (one round trip) and enter on its answer.
-  const elapsed = now() - since.sentAt;
-  const drift = 2 + Math.ceil((elapsed + grant.claimMs) / 100);
-  if (grant.claimMs - drift - elapsed < 3 * since.rttMs + 20) return "attempt";
   // A direct grant has no lease version yet (0): the claim is its first renewal.
-  const view = adopt({
-    fence: grant.fence,
-    sentAt: since.sentAt,
-    pttl: grant.claimMs - drift,
-    version: 0,
-  });
+  const view = adopt({ fence: grant.fence, sentAt: since.sentAt, pttl: room, version: 0 });
   const hold = holds.get(grant.fence);
   if (hold) claimInBackground(ref, holds, hold, leaseMs);
   return { granted: view };
@@ -124,10 +114,8 @@ function claimInBackground(
 }
 
 function parseGrant(payload: string): GrantMessage | undefined {
-  const parts = payload.split(",").map(Number);
-  const [fence, at, claimMs] = parts;
-  if (parts.length !== 3 || fence === undefined || at === undefined || claimMs === undefined)
-    return undefined;
-  if (!parts.every(Number.isFinite) || claimMs <= 0) return undefined;
-  return { fence, at, claimMs };
+  const parts = grantNumbers(payload, 3);
+  if (parts === undefined) return undefined;
+  const [fence, at, claimMs] = parts as [number, number, number];
+  return claimMs > 0 ? { fence, at, claimMs } : undefined;
 }

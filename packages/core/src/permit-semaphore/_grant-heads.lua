@@ -24,22 +24,20 @@ local function keep_permits_key(permits_key, expiry, fresh)
   if fresh or redis.call('PTTL', permits_key) < expiry - now_ms then redis.call('PEXPIRE', permits_key, expiry - now_ms + 1000) end
 end
 
--- FIFO hand-off: while permits are free, the live head of the queue gets one as a permit that
--- expires after `claim_ms` unless claimed (so a dead waiter costs at most that), and is told on
--- its channel. Waiters that missed their declared poll deadline are dropped on the way.
--- `quiet_for` is the waiter running this script itself: it needs no message. No grant while the
--- restart quarantine `q` lasts (see common/quarantine.lua): the heads get theirs when they poll after it.
--- Returns the permits left free (the total minus the live permits), whether the permits zset
--- was empty before (nothing held, nothing granted), and true when it found the queue empty (so
--- the caller need not ask again).
-local function grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for, q)
-  local free, none_held = available(state_key, permits_key)
-  if free <= 0 then return free, none_held, false end
-  if redis.call('ZCARD', queue_key) == 0 then return free, none_held, true end
-  if quarantine_left(q) > 0 then return free, none_held, false end
+-- FIFO hand-off: while permits are free (`free` of them, the queue not empty), the live head of
+-- the queue gets one as a permit that expires after `claim_ms` unless claimed (so a dead waiter
+-- costs at most that), and is told on its channel: `claim ms,fence,server ms`. The fence is drawn
+-- for the message, so the waiter may enter on it and claim (its first renewal) in the background,
+-- as a Lock's waiter does; one that polls instead claims through acquire, with a fence of its
+-- own. Waiters that missed their declared poll deadline are dropped on the way. `quiet_for` is
+-- the waiter running this script itself: it needs no message. No grant while the restart
+-- quarantine `q` lasts (see common/quarantine.lua): the heads get theirs when they poll after
+-- it. `fence` is {key, ttl}. Returns the permits left free.
+local function hand_out(permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for, q, fence, free)
+  if quarantine_left(q) > 0 then return free end
   while free > 0 do
     local head = redis.call('ZRANGE', queue_key, 0, 0)[1]
-    if not head then return free, false, false end
+    if not head then return free end
     local deadline = tonumber(redis.call('ZSCORE', deadlines_key, head))
     redis.call('ZREM', queue_key, head)
     redis.call('ZREM', deadlines_key, head)
@@ -47,8 +45,29 @@ local function grant_heads(state_key, permits_key, queue_key, deadlines_key, cla
       redis.call('ZADD', permits_key, now_ms + claim_ms, head)
       keep_permits_key(permits_key, now_ms + claim_ms)
       free = free - 1
-      if head ~= quiet_for then redis.call('PUBLISH', channel_prefix .. head, string.format('%d', claim_ms)) end
+      if head ~= quiet_for then
+        local granted = next_fence(fence.key, fence.ttl)
+        redis.call('PUBLISH', channel_prefix .. head, string.format('%d,%.0f,%d', claim_ms, granted, now_ms))
+      end
     end
   end
-  return free, false, false
+  return free
+end
+
+-- `hand_out` after counting what is free. Returns the permits left free (the total minus the
+-- live permits), whether the permits zset was empty before (nothing held, nothing granted), and
+-- true when it found the queue empty (so the caller need not ask again).
+local function grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for, q, fence)
+  local free, none_held = available(state_key, permits_key)
+  if free <= 0 then return free, none_held, false end
+  if redis.call('ZCARD', queue_key) == 0 then return free, none_held, true end
+  return hand_out(permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quiet_for, q, fence, free), false, false
+end
+
+-- A permit came back (released or abandoned): hand it on, if anyone waits. On a name without a
+-- queue one ZCARD says so, and nothing needs counting.
+local function pass_on(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, q, fence)
+  if redis.call('ZCARD', queue_key) == 0 then return end
+  local free = available(state_key, permits_key)
+  if free > 0 then hand_out(permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, q, fence, free) end
 end

@@ -9,6 +9,7 @@
 -- @key deadlines  waiter poll deadlines
 -- @key op  the abandoned operation's record
 -- @key sentinel  restart-quarantine sentinel (no grant to the heads while it lasts)
+-- @key fence  fence counter
 -- @arg waiter
 -- @arg deadline  the abandoned operation's deadline (server ms)
 -- @arg margin  record margin ms
@@ -16,10 +17,12 @@
 -- @arg channelPrefix  grant channel prefix
 -- @arg quarantineMs  restart quarantine ms (0: off)
 -- @arg sentinelTtlMs  sentinel ttl ms
+-- @arg fenceTtlMs  fence counter ttl ms
 -- @reply back
 --   back 1 when a permit was given back, else 0
 -- @include ../common/op-record.lua
 -- @include ../common/quarantine.lua
+-- @include ../common/fence.lua
 -- @include _grant-heads.lua
 local state_key, permits_key, versions_key, queue_key, deadlines_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local waiter = ARGV[1]
@@ -34,5 +37,5 @@ redis.call('ZREM', deadlines_key, waiter)
 reclaim(permits_key, versions_key)
 local removed = redis.call('ZREM', permits_key, waiter)
 redis.call('HDEL', versions_key, waiter)
-grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, quarantine)
+pass_on(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quarantine, {key = KEYS[8], ttl = tonumber(ARGV[8])})
 return {removed}

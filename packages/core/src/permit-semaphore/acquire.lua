@@ -34,7 +34,7 @@ local function granted(fresh)
 end
 
 reclaim(permits_key, versions_key)
-local free, none_held, queue_empty = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine)
+local free, none_held, queue_empty = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine, {key = fence_key, ttl = fence_ttl})
 -- Free permits and an empty queue (so this waiter is not queued, and no one is ahead): take one.
 -- A direct grant of ours, if any, is among the live permits: the ZADD claims it.
 if queue_empty and free > 0 and quarantine_left(quarantine) == 0 then return granted(none_held) end

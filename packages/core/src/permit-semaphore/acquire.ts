@@ -1,4 +1,5 @@
 import { randomId } from "../ids.ts";
+import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
 import { acquireAsWaiter } from "../waiter-queue/acquire-as-waiter.ts";
 import { resolveHoldOptions } from "../lease/hold-options.ts";
@@ -40,6 +41,28 @@ export async function acquirePermit(
       return { granted: new HeldPermit(ref, init) };
     },
     abandon: (op) => runAbandon(ref, waiter, op),
+    // A pushed grant is a permit already, under this waiter's id, until the claim window ends:
+    // enter on the message (one trip after the release, where a claim would cost two) and claim
+    // in the background, as a Lock's waiter does.
+    onMessage: (payload, since) => {
+      const grant = parseGrant(payload);
+      if (grant === undefined) return "attempt";
+      const room = pushedGrantMs(grant, since);
+      if (typeof room === "string") return room;
+      const init = {
+        id: waiter,
+        fence: grant.fence,
+        sentAt: since.sentAt,
+        confirmedMs: room,
+        leaseMs,
+        keepAlive,
+        maxHoldMs,
+        version: 0, // a direct grant has no lease version yet: the claim is its first renewal
+      };
+      const permit = new HeldPermit(ref, init);
+      permit.claimInBackground(leaseMs);
+      return { granted: permit };
+    },
   });
   const { waitedMs, attempts, granted: permit } = result;
   await completeGrant(ref.ctx, {
@@ -52,4 +75,12 @@ export async function acquirePermit(
     keeper: { start: () => permit.startKeeping(), giveBack: () => permit.release() },
   });
   return permit;
+}
+
+/** A direct grant as announced on the waiter's channel: `claim window ms,fence,server ms`. */
+function parseGrant(payload: string) {
+  const parts = grantNumbers(payload, 3);
+  if (parts === undefined) return undefined;
+  const [claimMs, fence, at] = parts as [number, number, number];
+  return claimMs > 0 ? { claimMs, fence, at } : undefined;
 }

@@ -44,7 +44,7 @@ export async function runAcquire(
   },
 ): Promise<{ reply: PermitAcquireReply; sentAt: number }> {
   const { ctx, keys } = ref;
-  const { reply, sentAt } = await run(ctx, acquireScript, {
+  const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
     keys: { ...poolKeys(ref), fence: keys.fence },
     args: {
@@ -60,22 +60,27 @@ export async function runAcquire(
     budgetMs: p.budgetMs,
     signal: p.signal,
   });
-  return { reply: decodeAcquire(reply), sentAt };
+  return { reply: decodeAcquire(reply, serverMs), sentAt };
 }
 
 export async function runRelease(
   ref: PermitSemaphoreRef,
   permitId: string,
   op: Operation,
-): Promise<{ released: boolean; available: number }> {
+): Promise<{ released: boolean }> {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, releaseScript, {
     what: what(ref, "release"),
-    keys: poolKeys(ref),
-    args: { permit: permitId, claimMs: ctx.claimWindowMs, channelPrefix: keys.channelPrefix },
+    keys: { ...poolKeys(ref), fence: keys.fence },
+    args: {
+      permit: permitId,
+      claimMs: ctx.claimWindowMs,
+      channelPrefix: keys.channelPrefix,
+      fenceTtlMs: ctx.fenceTtlMs,
+    },
     op,
   });
-  return { released: reply.status === 1, available: reply.available };
+  return { released: reply.status === 1 };
 }
 
 export interface PermitRenewal {
@@ -117,8 +122,14 @@ export async function runChange(
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, changePermitsScript, {
     what: what(ref, mode === "set" ? "trySetPermits" : "addPermits"),
-    keys: poolKeys(ref),
-    args: { mode, amount, claimMs: ctx.claimWindowMs, channelPrefix: keys.channelPrefix },
+    keys: { ...poolKeys(ref), fence: keys.fence },
+    args: {
+      mode,
+      amount,
+      claimMs: ctx.claimWindowMs,
+      channelPrefix: keys.channelPrefix,
+      fenceTtlMs: ctx.fenceTtlMs,
+    },
     op,
   });
   return { applied: reply.status === 1, available: reply.available, total: reply.total };
@@ -137,8 +148,8 @@ export async function runAbandon(
   const slots = abandonSlots(ctx, op, keys.state, keys.channelPrefix);
   const { reply } = await run(ctx, abandonScript, {
     what: what(ref, "abandon"),
-    keys: { ...poolKeys(ref), ...slots.keys },
-    args: { waiter, ...slots.args },
+    keys: { ...poolKeys(ref), ...slots.keys, fence: keys.fence },
+    args: { waiter, ...slots.args, fenceTtlMs: ctx.fenceTtlMs },
   });
   return reply.back;
 }

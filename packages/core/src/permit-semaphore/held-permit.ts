@@ -58,6 +58,25 @@ export class HeldPermit implements Permit {
     });
   }
 
+  /**
+   * @internal Turns a direct grant the waiter entered on (a permit that lapses after the claim
+   * window) into a full lease: its first renewal, in the background. Until it lands the grant's
+   * deadline guards the permit; a grant gone (or a renewal never confirmed) ends it.
+   */
+  claimInBackground(leaseMs: number): void {
+    const claim = (async () => {
+      // Let the holder enter first: starting a request takes CPU the hand-off should not wait for.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      try {
+        await this.#renewals.renew(leaseMs);
+      } catch {
+        // Not applied, or unknown after the engine's retries: the grant's deadline ends the
+        // permit unless a renewal (the keeper's) confirms it first.
+      }
+    })();
+    this.#ref.ctx.background(claim);
+  }
+
   /** @internal Hands a kept-alive permit to the keeper, once; rejects with the keeper's error. */
   startKeeping(): Promise<void> {
     return this.#keeping.start();

@@ -26,7 +26,9 @@ local mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)
 if mine[1] ~= fence then return {0, 0} end
 
 local count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))
-if count == 0 and readers_left == 0 and redis.call('EXISTS', lock_key) == 0 then
+-- the last reader left: a queued writer (if any: on a name without one, one ZCARD says so) may
+-- take the lock, unless a writer already holds it (the reader was the writer's own, a downgrade)
+if count == 0 and readers_left == 0 and redis.call('ZCARD', queue_key) > 0 and redis.call('EXISTS', lock_key) == 0 then
   grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 end
 return {1, count}

@@ -4,7 +4,7 @@ import type { ResourceRef } from "../engine/resource-ref.ts";
 import { AbortedError, AcquireTimeoutError, OutcomeUnknownError } from "../errors.ts";
 import { testSeams } from "../test-seams.ts";
 import { grantSubscribe } from "../wait/shared-grant-stream.ts";
-import { waitLoop, type AttemptOutcome } from "../wait/wait-loop.ts";
+import { waitLoop, type AttemptOutcome, type WakeParams } from "../wait/wait-loop.ts";
 
 export interface WaiterAcquire<T> {
   /** The semaphore; its scripts announce a direct grant on `keys.channelPrefix + waiter`. */
@@ -23,6 +23,12 @@ export interface WaiterAcquire<T> {
   }): Promise<AttemptOutcome<T>>;
   /** Undoes operation `op` (leave the queue, tombstone it, give back what it took). Safe to repeat. */
   abandon(op: Operation): Promise<unknown>;
+  /**
+   * What a grant message means (see `WakeParams.onMessage`): a primitive whose grant is a lease
+   * enters on it; absent, the message only wakes the waiter, whose next attempt claims (one
+   * request).
+   */
+  readonly onMessage?: WakeParams<T>["onMessage"];
 }
 
 /**
@@ -47,9 +53,11 @@ export async function acquireAsWaiter<T>(
         .then((back) => ctx.emit({ type: "abandoned", name, releasedSomething: Boolean(back) })),
     );
   };
-  // Push: a grant message wakes the waiter, whose next attempt claims the grant (one request).
+  // Push: a grant message wakes the waiter, whose next attempt claims the grant (one request),
+  // or, where the primitive says so, is the grant itself.
   const subscribe = grantSubscribe(ctx.backend, keys.channelPrefix);
-  const wake = subscribe && { channel: keys.channelPrefix + p.waiter, subscribe };
+  const channel = keys.channelPrefix + p.waiter;
+  const wake = subscribe && { channel, subscribe, ...(p.onMessage && { onMessage: p.onMessage }) };
   const result = await waitLoop<T>({
     ctx,
     name,
