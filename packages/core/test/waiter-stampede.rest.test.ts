@@ -3,6 +3,7 @@ import { harness, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
 import { createClient, resolveBackend, type Backend, type EdgelockClient } from "../src/index.ts";
 import { TransportError } from "../src/backend/backend.ts";
+import { grantSubscribe, KEEP_MS, LINGER_MS } from "../src/wait/shared-grant-stream.ts";
 
 /**
  * Redisson's concurrency test shape (16 clients × 3 loops of 10 ms on one permit), ported to every
@@ -237,4 +238,54 @@ describe("readers behind a writer are woken by its release (REST, push)", () => 
       expect(Math.max(...lateness)).toBeLessThan(250);
     },
   );
+});
+
+describe("a client's stream on a name outlives its last waiter a while (LINGER_MS)", () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("a second wait soon after the first reuses the stream; it closes LINGER_MS after the last", async () => {
+    const { backend, gauge } = streamGauge(restBackend());
+    const client = createClient({ redis: backend, prefix: keyPrefix() });
+    const s = client.permitExpirableSemaphore("linger");
+    await s.trySetPermits(1);
+    for (let round = 0; round < 2; round++) {
+      const holder = await s.acquire({ leaseMs: 10_000 });
+      const waiting = s.acquire({ leaseMs: 10_000, waitMs: 10_000 });
+      const until = Date.now() + 5_000;
+      while (gauge.open === 0 && Date.now() < until) await pause(5);
+      await pause(100);
+      await holder.release();
+      await (await waiting).release();
+    }
+    expect(gauge.opened).toBe(1);
+    expect(gauge.open).toBe(1); // lingering
+    await pause(LINGER_MS + 300);
+    expect(gauge.open).toBe(0);
+  });
+
+  it("a grant published on a live stream before its waiter listens reaches it; an old one does not", async () => {
+    const backend = restBackend();
+    const prefix = `${keyPrefix()}:chan:`;
+    const subscribe = grantSubscribe(backend, prefix)!;
+    const control = new AbortController();
+    // One waiter listens, so the stream is live; the grants below are for others.
+    const first = subscribe(`${prefix}first`, control.signal)[Symbol.asyncIterator]();
+    expect((await first.next()).value).toBe(`subscribe,${prefix}first,1`);
+    const publish = (channel: string, payload: string) =>
+      backend.command(["PUBLISH", channel, payload], control.signal);
+    await publish(`${prefix}old`, "1");
+    await pause(KEEP_MS + 200);
+    await publish(`${prefix}soon`, "2");
+    await pause(100); // on the stream, nobody listening on `soon` yet
+    const late = (channel: string) => subscribe(channel, control.signal)[Symbol.asyncIterator]();
+    const soon = late(`${prefix}soon`);
+    expect((await soon.next()).value).toBe(`subscribe,${prefix}soon,1`);
+    expect((await soon.next()).value).toBe(`message,${prefix}soon,2`);
+    const old = late(`${prefix}old`);
+    expect((await old.next()).value).toBe(`subscribe,${prefix}old,1`);
+    const next = old.next();
+    const nothing = await Promise.race([next, pause(300).then(() => "nothing")]);
+    expect(nothing).toBe("nothing"); // kept no longer than KEEP_MS
+    control.abort();
+  });
 });

@@ -9,8 +9,9 @@ export type Subscribe = (channel: string, signal: AbortSignal) => AsyncIterable<
  * waiters). Each primitive publishes a grant on `channelPrefix + waiter`; one `/psubscribe` on
  * `channelPrefix*` hears them all, and each waiter is handed the lines of its own channel, in the
  * shape a `/subscribe` of that channel would give. The stream opens with the first waiter that
- * listens (never on the uncontended path) and closes when the last one stops. A backend without
- * patterns falls back to a stream per waiter; one without push gives `undefined` (poll only).
+ * listens (never on the uncontended path) and closes `LINGER_MS` after the last one stopped, so
+ * the client's next wait on the name finds it live. A backend without patterns falls back to a
+ * stream per waiter; one without push gives `undefined` (poll only).
  */
 export function grantSubscribe(backend: Backend, channelPrefix: string): Subscribe | undefined {
   const { psubscribe, subscribe } = backend;
@@ -31,6 +32,24 @@ export function grantSubscribe(backend: Backend, channelPrefix: string): Subscri
 
 // Per client (its backend): the open pattern streams, by pattern.
 const shared = new WeakMap<Backend, Map<string, PatternStream>>();
+
+/**
+ * How long a stream stays open after its last waiter stopped. A waiter opens its stream only once
+ * its busy answer is back, so a grant made in between (the answer's way back and the stream's set
+ * up, about a round trip) was lost, and the head learnt of it by its safety poll near the end of
+ * the claim window (2 s). A client that waits again on the name soon (a loop of acquires) finds
+ * the stream live instead: no new stream request, and no grant lost in that gap. Short, since an
+ * open stream delays a Node process's exit by as much.
+ */
+export const LINGER_MS = 1_000;
+
+/**
+ * How long a grant for a channel nobody listens on yet is kept for a waiter about to listen (the
+ * window above, on a live stream). A kept message older than the waiter's last busy answer is
+ * told apart by its primitive (`pushedGrantMs`: stale) or costs one attempt.
+ */
+export const KEEP_MS = 1_000;
+const KEEP_MAX = 64;
 
 /** Redis glob's special characters in a name must match only themselves. */
 function globEscape(text: string): string {
@@ -69,6 +88,9 @@ class Listener {
 class PatternStream {
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #controller = new AbortController();
+  /** Messages (`<channel>,<payload>`) no waiter listened for yet, with when they came. */
+  #kept: { rest: string; at: number }[] = [];
+  #linger: ReturnType<typeof setTimeout> | undefined;
   #live = false;
   #failure: unknown;
   ended = false;
@@ -81,12 +103,16 @@ class PatternStream {
   }
 
   async *listen(channel: string, signal: AbortSignal): AsyncGenerator<string> {
+    clearTimeout(this.#linger);
+    this.#linger = undefined;
     const listener = new Listener();
     const set = this.#listeners.get(channel) ?? new Set();
     this.#listeners.set(channel, set);
     set.add(listener);
-    // Already live: every grant published from now on reaches this waiter.
+    // Already live: every grant published from now on reaches this waiter, and those that came
+    // for it since its busy answer (kept) too.
     if (this.#live) listener.push(`subscribe,${channel},1`);
+    for (const line of this.#takeKept(channel)) listener.push(line);
     if (this.ended) listener.end(this.#failure);
     const onAbort = () => listener.end();
     signal.addEventListener("abort", onAbort, { once: true });
@@ -101,14 +127,33 @@ class PatternStream {
       signal.removeEventListener("abort", onAbort);
       set.delete(listener);
       if (set.size === 0) this.#listeners.delete(channel);
-      // The last waiter left: nobody needs the stream any more.
-      if (this.#listeners.size === 0) this.#close();
+      // The last waiter left: the stream lingers for this client's next wait on the name.
+      if (this.#listeners.size === 0 && !this.ended) {
+        clearTimeout(this.#linger);
+        this.#linger = setTimeout(() => {
+          if (this.#listeners.size === 0) this.#close();
+        }, LINGER_MS);
+      }
     }
   }
 
   #close(): void {
     this.ended = true;
+    this.#kept = [];
     this.#controller.abort();
+  }
+
+  /** The kept messages of `channel`, as its lines, taken out of the store. */
+  #takeKept(channel: string): string[] {
+    const since = Date.now() - KEEP_MS;
+    const lines: string[] = [];
+    this.#kept = this.#kept.filter(({ rest, at }) => {
+      if (at < since) return false;
+      if (!rest.startsWith(channel + ",")) return true;
+      lines.push(`message,${channel},${rest.slice(channel.length + 1)}`);
+      return false;
+    });
+    return lines;
   }
 
   async #read(open: (signal: AbortSignal) => AsyncIterable<string>): Promise<void> {
@@ -128,20 +173,27 @@ class PatternStream {
       this.#failure = this.#controller.signal.aborted ? undefined : error;
     }
     this.ended = true;
+    clearTimeout(this.#linger);
+    this.#kept = [];
     for (const set of this.#listeners.values())
       for (const listener of set) listener.end(this.#failure);
   }
 
   /**
    * `rest` is `<channel>,<payload>`. A channel may hold commas, so it is the longest of the
-   * waiters' channels that `rest` starts with (a grant for nobody here is dropped). A misread
+   * waiters' channels that `rest` starts with. A misread
    * payload costs its waiter one attempt: the server, not the message, decides who holds.
    */
   #deliver(rest: string): void {
     let best: string | undefined;
     for (const channel of this.#listeners.keys())
       if (rest.startsWith(channel + ",") && channel.length > (best?.length ?? -1)) best = channel;
-    if (best === undefined) return;
+    if (best === undefined) {
+      // Nobody listens on it yet: a waiter whose busy answer is on its way back may, soon.
+      this.#kept.push({ rest, at: Date.now() });
+      if (this.#kept.length > KEEP_MAX) this.#kept.shift();
+      return;
+    }
     const line = `message,${best},${rest.slice(best.length + 1)}`;
     for (const listener of this.#listeners.get(best) ?? []) listener.push(line);
   }
