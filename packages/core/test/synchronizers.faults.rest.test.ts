@@ -95,23 +95,26 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
 // first renewal) goes in the background. (The test clients above count requests through a
 // wrapper without push; these use the REST backend as a user would, with its stream.)
 describe("permit-expirable semaphore: a waiter enters on its pushed grant", () => {
-  const pushClient = (events: LockEvent[]) =>
-    createClient({
+  /** A holder of the only permit, and a waiter queued behind it whose stream is live. */
+  const queuedBehindHolder = async (name: string) => {
+    const events: LockEvent[] = [];
+    const client = createClient({
       redis: new Redis({ url: current().rest.url, token: current().rest.token }),
       prefix: `p${Math.random().toString(36).slice(2)}`,
       claimWindowMs: 800,
       onEvent: (e) => events.push(e),
     });
-
-  it("enters on the message, with no second attempt, and its claim makes the lease a full one", async () => {
-    const events: LockEvent[] = [];
-    const client = pushClient(events);
-    const s = client.permitExpirableSemaphore("pushed");
+    const s = client.permitExpirableSemaphore(name);
     await s.trySetPermits(1);
     const holder = await s.acquire({ leaseMs: 10_000 });
     const waiting = s.acquire({ leaseMs: 10_000, waitMs: 10_000 });
     while (eventsOf(events, "waited").length === 0) await delay(5);
     await delay(100); // the waiter's stream is live
+    return { client, events, s, holder, waiting };
+  };
+
+  it("enters on the message, with no second attempt, and its claim makes the lease a full one", async () => {
+    const { client, events, s, holder, waiting } = await queuedBehindHolder("pushed");
     await holder.release();
     const permit = await waiting;
     const acquired = eventsOf(events, "acquired");
@@ -127,14 +130,7 @@ describe("permit-expirable semaphore: a waiter enters on its pushed grant", () =
   });
 
   it("a claim that never lands ends the permit by the grant's deadline, and the permit comes back", async () => {
-    const events: LockEvent[] = [];
-    const client = pushClient(events);
-    const s = client.permitExpirableSemaphore("unclaimed");
-    await s.trySetPermits(1);
-    const holder = await s.acquire({ leaseMs: 10_000 });
-    const waiting = s.acquire({ leaseMs: 10_000, waitMs: 10_000 });
-    while (eventsOf(events, "waited").length === 0) await delay(5);
-    await delay(100);
+    const { client, events, s, holder, waiting } = await queuedBehindHolder("unclaimed");
     // Every renewal of a permit fails before it runs: the claim never lands.
     await current().faults.add({ kind: "fail-before", times: 100, match: pes.extendScript.sha });
     await holder.release();
