@@ -1,3 +1,4 @@
+import { now } from "../engine/clock.ts";
 import type { Backend } from "../backend/backend.ts";
 
 /** What a waiter's push reads: Upstash's `subscribe,…` and `message,<channel>,<payload>` lines. */
@@ -145,7 +146,7 @@ class PatternStream {
 
   /** The kept messages of `channel`, as its lines, taken out of the store. */
   #takeKept(channel: string): string[] {
-    const since = Date.now() - KEEP_MS;
+    const since = now() - KEEP_MS;
     const lines: string[] = [];
     this.#kept = this.#kept.filter(({ rest, at }) => {
       if (at < since) return false;
@@ -190,7 +191,7 @@ class PatternStream {
       if (rest.startsWith(channel + ",") && channel.length > (best?.length ?? -1)) best = channel;
     if (best === undefined) {
       // Nobody listens on it yet: a waiter whose busy answer is on its way back may, soon.
-      this.#kept.push({ rest, at: Date.now() });
+      this.#kept.push({ rest, at: now() });
       if (this.#kept.length > KEEP_MAX) this.#kept.shift();
       return;
     }
