@@ -12,6 +12,7 @@ import {
   type ClientOptions,
   type LockEvent,
 } from "../src/index.ts";
+import { LINGER_MS } from "../src/wait/shared-grant-stream.ts";
 import { delay } from "./support.ts";
 
 const WAITERS = 6;
@@ -134,6 +135,8 @@ describe("a backend that refuses push is not asked again for push.refusedBackoff
     expect(p.refused).toBe(2);
     // Accepted once, then refused: the streams already on their way are refused (at most one per
     // waiter: a client that had push does not hold its waiters back), and then it is remembered.
+    // The live stream lingers after its last waiter and would serve the next round: let it close.
+    await delay(LINGER_MS + 200);
     p.answer = 404;
     await contendedRound(waiting, prefix, "backoff");
     const afterChange = p.refused;
