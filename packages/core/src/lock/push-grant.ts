@@ -1,4 +1,4 @@
-import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
+import { claimInBackground, grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import { grantSubscribe } from "../wait/shared-grant-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
 import { callsOf } from "./calls.ts";
@@ -84,33 +84,25 @@ function enterOnGrant(
   // A direct grant has no lease version yet (0): the claim is its first renewal.
   const view = adopt({ fence: grant.fence, sentAt: since.sentAt, pttl: room, version: 0 });
   const hold = holds.get(grant.fence);
-  if (hold) claimInBackground(ref, holds, hold, leaseMs);
+  if (hold) trackClaim(ref, holds, hold, leaseMs);
   return { granted: view };
 }
 
-/** Turns the entered grant into a full lease; until it lands, the grant's deadline guards the hold. */
-function claimInBackground(
+/** The claim of an entered grant, tracked per handle: a nested acquire waits for it. */
+function trackClaim(
   ref: LockRef,
   holds: Map<number, LockHoldState>,
   hold: LockHoldState,
   leaseMs: number,
 ): void {
-  const claim = (async () => {
-    // Let the holder enter first: starting a request takes CPU the hand-off should not wait for.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    try {
-      // The renewal moves the local deadline, or loses the hold when the grant is gone.
-      await hold.renew(leaseMs);
-    } catch {
-      // Not applied, or unknown after the engine's retries: the grant's deadline ends the hold
-      // unless a renewal confirms it first.
-    }
-  })();
+  const claim = claimInBackground(
+    (work) => ref.ctx.background(work),
+    () => hold.renew(leaseMs),
+  );
   const pending = unclaimed.get(holds) ?? new Set();
   unclaimed.set(holds, pending);
   pending.add(claim);
   void claim.finally(() => pending.delete(claim));
-  ref.ctx.background(claim);
 }
 
 function parseGrant(payload: string): GrantMessage | undefined {

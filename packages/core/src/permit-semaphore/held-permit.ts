@@ -7,6 +7,7 @@ import { HoldKeeping, type VersionedHoldInit } from "../lease/hold-keeping.ts";
 import { OrderedRenewals } from "../lease/ordered-renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
+import { claimInBackground } from "../wait/pushed-grant.ts";
 import { runExtend, runRelease, type PermitSemaphoreRef } from "./calls.ts";
 import type { Permit, SerializedPermit } from "./types.ts";
 
@@ -58,23 +59,12 @@ export class HeldPermit implements Permit {
     });
   }
 
-  /**
-   * @internal Turns a direct grant the waiter entered on (a permit that lapses after the claim
-   * window) into a full lease: its first renewal, in the background. Until it lands the grant's
-   * deadline guards the permit; a grant gone (or a renewal never confirmed) ends it.
-   */
+  /** @internal Claims a direct grant the waiter entered on (see `claimInBackground`). */
   claimInBackground(leaseMs: number): void {
-    const claim = (async () => {
-      // Let the holder enter first: starting a request takes CPU the hand-off should not wait for.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      try {
-        await this.#renewals.renew(leaseMs);
-      } catch {
-        // Not applied, or unknown after the engine's retries: the grant's deadline ends the
-        // permit unless a renewal (the keeper's) confirms it first.
-      }
-    })();
-    this.#ref.ctx.background(claim);
+    void claimInBackground(
+      (work) => this.#ref.ctx.background(work),
+      () => this.#renewals.renew(leaseMs),
+    );
   }
 
   /** @internal Hands a kept-alive permit to the keeper, once; rejects with the keeper's error. */

@@ -34,3 +34,27 @@ export function grantNumbers(payload: string, count: number): number[] | undefin
   if (parts.length !== count || !parts.every(Number.isFinite)) return undefined;
   return parts;
 }
+
+/**
+ * Turns a pushed grant its waiter entered on into a full lease: `renew` is the hold's first
+ * renewal, sent once the holder has entered (starting a request takes CPU the hand-off should not
+ * wait for). It moves the local deadline, or loses the hold when the grant is gone. Not applied,
+ * or unknown after the engine's retries, it changes nothing: the grant's deadline ends the hold
+ * unless a renewal confirms it first. Tracked by `background` (`client.settled()`); the promise
+ * it returns never rejects.
+ */
+export function claimInBackground(
+  background: (work: Promise<unknown>) => void,
+  renew: () => Promise<unknown>,
+): Promise<void> {
+  const claim = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    try {
+      await renew();
+    } catch {
+      // see above: the grant's deadline guards the hold
+    }
+  })();
+  background(claim);
+  return claim;
+}
