@@ -91,7 +91,8 @@ export default {
     return new Response("ok");
   },
 };`,
-    budget: 37 * KB,
+    // +0.75 KB with the Semaphore's waiter entering on its pushed grant (semaphore/pushed-claim.ts)
+    budget: 37.75 * KB,
     goal: 24 * KB,
   },
 ];

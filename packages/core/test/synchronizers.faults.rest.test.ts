@@ -1,6 +1,13 @@
 import { Redis } from "@upstash/redis";
 import { describe, expect, it } from "vitest";
-import { createClient, OutcomeUnknownError, type LockEvent } from "../src/index.ts";
+import {
+  createClient,
+  LeaseLostError,
+  NotHeldError,
+  OutcomeUnknownError,
+  type ClientOptions,
+  type LockEvent,
+} from "../src/index.ts";
 import { settleScript } from "../src/engine/scripts.generated.ts";
 import { countDownScript } from "../src/latch/scripts.generated.ts";
 import * as pes from "../src/permit-semaphore/scripts.generated.ts";
@@ -145,5 +152,137 @@ describe("permit-expirable semaphore: a waiter enters on its pushed grant", () =
     expect(await s.availablePermits()).toBe(1);
     await current().faults.clear();
     await client.settled();
+  });
+});
+
+// The plain Semaphore's waiter enters on its pushed grant too: the grant reserves the permits
+// under its waiter id until the claim window ends, and the claim (a try-only acquire under that
+// id) goes in the background; `hold.signal` tells the holder if it did not land in time.
+describe("semaphore: a waiter enters on its pushed grant", () => {
+  /** A holder of the only permit, and a waiter queued behind it whose stream is live. */
+  const queuedBehindHolder = async (name: string, extra: ClientOptions = {}) => {
+    const events: LockEvent[] = [];
+    const prefix = `s${Math.random().toString(36).slice(2)}`;
+    const redis = () => new Redis({ url: current().rest.url, token: current().rest.token });
+    const onEvent = (e: LockEvent) => events.push(e);
+    const options = { ...extra, prefix, claimWindowMs: 800, onEvent };
+    const client = createClient({ redis: redis(), ...options });
+    const s = client.semaphore(name);
+    await s.trySetPermits(1);
+    const holder = await s.acquire();
+    const waiting = s.acquire({ waitMs: 10_000 });
+    while (eventsOf(events, "waited").length === 0) await delay(5);
+    await delay(100); // the waiter's stream is live
+    const other = createClient({ ...extra, redis: redis(), prefix }).semaphore(name);
+    return { client, events, s, holder, waiting, other };
+  };
+
+  it("enters on the message, with no second attempt, and its claim takes the permits for good", async () => {
+    const { client, events, s, holder, waiting } = await queuedBehindHolder("pushed");
+    await holder.release();
+    const hold = await waiting;
+    expect(eventsOf(events, "acquired").at(-1)).toMatchObject({ attempts: 1 });
+    // Past the 800 ms claim window: only the claim keeps the permit taken now.
+    await delay(1_200);
+    expect(hold.signal.aborted).toBe(false);
+    expect(await s.status()).toMatchObject({ available: 0, waiters: 0 });
+    await hold.release();
+    expect(await s.availablePermits()).toBe(1);
+    await expect(hold.release()).rejects.toBeInstanceOf(NotHeldError);
+    await client.settled();
+  });
+
+  it("a claim that never lands aborts the hold's signal by the grant's deadline, and the permit comes back once", async () => {
+    const { client, events, s, holder, waiting } = await queuedBehindHolder("unclaimed");
+    // Every acquire fails before it runs from here on: the claim never lands.
+    await current().faults.add({ kind: "fail-before", times: 100, match: sem.acquireScript.sha });
+    await holder.release();
+    const hold = await waiting;
+    expect(eventsOf(events, "acquired").at(-1)).toMatchObject({ attempts: 1 });
+    const enteredAt = Date.now();
+    await aborted(hold.signal, 2_000);
+    expect(hold.signal.reason).toBeInstanceOf(LeaseLostError);
+    // No later than the grant lapses on the server (800 ms after it was made, which was after
+    // the waiter's last attempt was sent: the holder counts from that send).
+    expect(Date.now() - enteredAt).toBeLessThanOrEqual(800);
+    expect(eventsOf(events, "lost").at(-1)).toMatchObject({
+      name: "unclaimed",
+      reason: "deadline",
+    });
+    await expect(hold.release()).rejects.toThrow(/lapsed before its claim landed/);
+    await current().faults.clear();
+    await client.settled();
+    expect(await settlesTo(() => s.availablePermits(), 1, 1_500)).toBe(1);
+    expect(await s.status()).toMatchObject({ available: 1, total: 1 });
+  });
+
+  for (const execute of [false, true]) {
+    it(`released before its claim answered (the claim ${execute ? "ran" : "did not run"}), the permit comes back exactly once`, async () => {
+      const { client, s, holder, waiting } = await queuedBehindHolder(`early-${execute}`);
+      await current().faults.add({ kind: "hang", times: 1, execute, match: sem.acquireScript.sha });
+      await holder.release();
+      const hold = await waiting;
+      await delay(50); // the claim is out, and hangs
+      await hold.release();
+      expect(await s.availablePermits()).toBe(1);
+      await client.settled(); // the claim's retry finds its operation tombstoned
+      expect(await s.status()).toMatchObject({ available: 1, total: 1, waiters: 0 });
+      expect(hold.signal.aborted).toBe(false);
+      await current().faults.clear();
+    });
+  }
+
+  it("a hold serialised before its claim landed is given back exactly once, by any copy", async () => {
+    const { client, s, holder, waiting, other } = await queuedBehindHolder("serialised");
+    await holder.release();
+    const hold = await waiting;
+    const json = JSON.parse(JSON.stringify(hold)) as ReturnType<typeof hold.toJSON>;
+    expect(json).toMatchObject({ kind: "semaphore", permits: 1 });
+    expect(typeof json.claimOp).toBe("string");
+    await client.settled(); // the claim landed: the permit is taken for good
+    expect(await s.availablePermits()).toBe(0);
+    await other.resume(json).release();
+    expect(await s.availablePermits()).toBe(1);
+    // The original and a second copy share the one intent: no second give-back.
+    await hold.release();
+    await other.resume(json).release();
+    expect(await s.status()).toMatchObject({ available: 1, total: 1 });
+  });
+
+  it("a copy serialised before its claim landed and released after the claim's record expired says NotHeldError", async () => {
+    const short = {
+      retryWindowMs: 200,
+      requestTimeoutMs: 200,
+      clockErrorMs: 50,
+      operationRecordTtlMs: 1_500,
+    };
+    const { client, s, holder, waiting, other } = await queuedBehindHolder("expired", short);
+    await holder.release();
+    const hold = await waiting;
+    const json = JSON.parse(JSON.stringify(hold)) as ReturnType<typeof hold.toJSON>;
+    await client.settled();
+    await delay(3_000); // the claim's record (its deadline, within 0.8 s, + 1.3 s) is gone
+    await expect(other.resume(json).release()).rejects.toBeInstanceOf(NotHeldError);
+    // Nothing could tell what the claim took, so nothing was given back: the permit stays taken.
+    expect(await s.availablePermits()).toBe(0);
+  });
+
+  it("a serialised hold's claim fields are checked by name", () => {
+    const s = createClient({
+      redis: new Redis({ url: "http://127.0.0.1:1", token: "t" }),
+    }).semaphore("x");
+    const base = {
+      v: 1,
+      kind: "semaphore",
+      prefix: "edgelock",
+      name: "x",
+      permits: 1,
+      releaseOp: "r",
+    } as const;
+    expect(() => s.resume({ ...base, claimOp: "c" })).toThrow(/hold\.claimWaiter/);
+    expect(() => s.resume({ ...base, claimWaiter: "w", claimOp: "" })).toThrow(/hold\.claimOp/);
+    expect(() => s.resume({ ...base, claimWaiter: "w", claimOp: "c", claimDeadline: -1 })).toThrow(
+      /hold\.claimDeadline/,
+    );
   });
 });

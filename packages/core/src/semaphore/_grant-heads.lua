@@ -20,7 +20,8 @@ local function load_state(state_key, grants_key)
 end
 
 -- Strict FIFO hand-off: while the live head of the queue fits in the `available` permits,
--- reserve them for it for `claim_ms` and tell it on its channel. A head asking for more than is
+-- reserve them for it for `claim_ms` and tell it on its channel (`permits,claim ms,server ms`: the
+-- waiter may enter on the message, see semaphore/acquire.ts). A head asking for more than is
 -- free blocks everyone behind it, so many small requests cannot starve one large one. Waiters
 -- that missed the poll deadline they declared are dropped when they reach the head (O(log n)
 -- each). `quiet_for` is the member running this script itself: it needs no message. No grant
@@ -45,7 +46,7 @@ local function grant_heads(queue_key, deadlines_key, grants_key, claim_ms, chann
       changed = true
       redis.call('ZADD', grants_key, now_ms + claim_ms, head)
       if head ~= quiet_for then
-        redis.call('PUBLISH', channel_prefix .. string.match(head, ':(.*)$'), string.format('%d,%d', need_of(head), claim_ms))
+        redis.call('PUBLISH', channel_prefix .. string.match(head, ':(.*)$'), string.format('%d,%d,%d', need_of(head), claim_ms, now_ms))
       end
     end
   end

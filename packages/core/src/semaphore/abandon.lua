@@ -16,8 +16,9 @@
 -- @arg channelPrefix  grant channel prefix
 -- @arg quarantineMs  restart quarantine ms (0: off)
 -- @arg sentinelTtlMs  sentinel ttl ms
--- @reply back
---   back: the permits given back
+-- @reply back again
+--   back: the permits given back; again: 1 when the operation was already settled or abandoned
+--   (this is a repeat: it changes nothing)
 -- @include ../common/op-record.lua
 -- @include ../common/quarantine.lua
 -- @include _grant-heads.lua
@@ -29,7 +30,7 @@ local member = permits .. ':' .. waiter
 local quarantine = {key = KEYS[6], ms = tonumber(ARGV[7]), ttl = tonumber(ARGV[8])}
 
 local previous = op_get(op_key)
-if previous == 'x' then return {0} end
+if previous == 'x' then return {0, 1} end
 redis.call('SET', op_key, 'x', 'PX', op_ttl)
 redis.call('ZREM', queue_key, member)
 redis.call('ZREM', deadlines_key, member)
@@ -38,8 +39,8 @@ local available, total = load_state(state_key, grants_key)
 local back = 0
 if redis.call('ZREM', grants_key, member) == 1 then back = back + permits end
 if previous and previous[1] == 1 then back = back + permits end
-if not total then return {back} end
+if not total then return {back, 0} end
 local changed
 available, changed = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + back)
 if back > 0 or changed then redis.call('HSET', state_key, 'a', available) end
-return {back}
+return {back, 0}

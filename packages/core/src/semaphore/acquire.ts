@@ -1,4 +1,6 @@
 import { newOperation } from "../engine/operation.ts";
+import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
+import { PushedClaim } from "./pushed-claim.ts";
 import { randomId } from "../ids.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
 import {
@@ -28,20 +30,42 @@ export async function acquirePermits(
   const waitMs = validateOptionalMs("options.waitMs", o.waitMs) ?? 0;
   const signal = validateSignal("options.signal", o.signal);
   const waiter = randomId();
-  const result = await acquireAsWaiter<true>({
+  const result = await acquireAsWaiter<SemaphoreHoldView>({
     ref,
     waiter,
     waitMs,
     signal,
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
       const p = { waiter, permits, queue, returnWithinMs, op, budgetMs, signal };
-      const reply = await runAcquire(ref, p);
-      return reply.status === "busy" ? { busy: reply.hint } : { granted: true };
+      const { reply } = await runAcquire(ref, p);
+      if (reply.status === "busy") return { busy: reply.hint };
+      return { granted: new SemaphoreHoldView(ref, permits, newOperation()) };
     },
-    abandon: (op) => runAbandon(ref, waiter, permits, op),
+    abandon: async (op) => (await runAbandon(ref, waiter, permits, op)).back,
+    // A pushed grant is these permits already, reserved under this waiter's id until the claim
+    // window ends: enter on the message (one trip after the release, where a claim would cost
+    // two) and claim in the background; `hold.signal` aborts if the claim does not land in time.
+    onMessage: (payload, since) => {
+      const grant = parseGrant(payload, permits);
+      if (grant === undefined) return "attempt";
+      const room = pushedGrantMs(grant, since);
+      if (typeof room === "string") return room;
+      const claim = new PushedClaim(ref, permits, { waiter, sentAt: since.sentAt, validMs: room });
+      claim.start(room);
+      const pending = { pending: claim, serialised: false };
+      return { granted: new SemaphoreHoldView(ref, permits, newOperation(), pending) };
+    },
   });
-  const { waitedMs, attempts } = result;
+  const { waitedMs, attempts, granted: hold } = result;
   const grant = { name: ref.name, owner: waiter, fence: 0, reentrant: false, waitedMs, attempts };
   await completeGrant(ref.ctx, grant);
-  return new SemaphoreHoldView(ref, permits, newOperation());
+  return hold;
+}
+
+/** A direct grant as announced on the waiter's channel: `permits,claim window ms,server ms`. */
+function parseGrant(payload: string, permits: number) {
+  const parts = grantNumbers(payload, 3);
+  if (parts === undefined) return undefined;
+  const [granted, claimMs, at] = parts as [number, number, number];
+  return granted === permits && claimMs > 0 ? { claimMs, at } : undefined;
 }

@@ -41,9 +41,9 @@ export async function runAcquire(
     budgetMs: number;
     signal?: AbortSignal | undefined;
   },
-): Promise<SemaphoreAcquireReply> {
+): Promise<{ reply: SemaphoreAcquireReply; sentAt: number }> {
   const { ctx, keys } = ref;
-  const { reply } = await run(ctx, acquireScript, {
+  const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
     keys: stateKeys(ref),
     args: {
@@ -58,7 +58,7 @@ export async function runAcquire(
     budgetMs: p.budgetMs,
     signal: p.signal,
   });
-  return decodeAcquire(reply);
+  return { reply: decodeAcquire(reply, serverMs), sentAt };
 }
 
 type ChangeScript = "release" | "addPermits" | "trySetPermits";
@@ -88,14 +88,14 @@ export async function runChange(
 
 /**
  * Leaves the queue, tombstones operation `op` of `waiter` and gives back whatever it (or a direct
- * grant to the waiter) took. Safe to repeat.
+ * grant to the waiter) took. Safe to repeat: `again` says this was a repeat and changed nothing.
  */
 export async function runAbandon(
   ref: SemaphoreRef,
   waiter: string,
   permits: number,
   op: Operation,
-): Promise<number> {
+): Promise<{ back: number; again: boolean }> {
   const { ctx, keys } = ref;
   const slots = abandonSlots(ctx, op, keys.state, keys.channelPrefix);
   const { reply } = await run(ctx, abandonScript, {
@@ -103,7 +103,7 @@ export async function runAbandon(
     keys: { ...stateKeys(ref), ...slots.keys },
     args: { waiter, permits, ...slots.args },
   });
-  return reply.back;
+  return { back: reply.back, again: reply.again === 1 };
 }
 
 export async function runInspect(ref: SemaphoreRef): Promise<SemaphoreStatus> {

@@ -2,6 +2,7 @@ import { NotHeldError, OutcomeUnknownError, PermitsRefusedError } from "../error
 import type { Operation } from "../engine/operation.ts";
 import { releaseQuietly } from "../lease/dispose.ts";
 import { runChange, type SemaphoreRef } from "./calls.ts";
+import type { PushedClaim } from "./pushed-claim.ts";
 import { nextReleaseOp } from "./release-op.ts";
 import type { SemaphoreHold, SerializedSemaphoreHold } from "./types.ts";
 
@@ -10,21 +11,40 @@ import type { SemaphoreHold, SerializedSemaphoreHold } from "./types.ts";
  * deadline), so a retried or repeated release (also from another invocation, via `toJSON`)
  * applies at most once. Only a release known not to have applied (`BackendError`) moves the hold
  * to the id's deterministic successor (see `nextReleaseOp`), so it can be repeated at all.
+ *
+ * Permits entered on a pushed grant carry its `PushedClaim` until the claim confirms them: until
+ * then their release gives back by abandoning the claim, without waiting for its answer (the
+ * tombstone stops it if it has not run; what it took comes back if it has), and so does every
+ * release once a copy was serialised before the claim confirmed (every copy shares that intent).
  */
 export class SemaphoreHoldView implements SemaphoreHold {
   readonly #ref: SemaphoreRef;
   readonly permits: number;
   #releaseOp: Operation;
+  readonly #claim: PushedClaim | undefined;
+  /** A copy was serialised while the claim was unconfirmed: every copy gives back through it. */
+  #claimSerialised: boolean;
   #state: "held" | "releasing" | "released" = "held";
 
-  constructor(ref: SemaphoreRef, permits: number, releaseOp: Operation) {
+  constructor(
+    ref: SemaphoreRef,
+    permits: number,
+    releaseOp: Operation,
+    claim?: { pending: PushedClaim; serialised: boolean },
+  ) {
     this.#ref = ref;
     this.permits = permits;
     this.#releaseOp = releaseOp;
+    this.#claim = claim?.pending;
+    this.#claimSerialised = claim?.serialised ?? false;
   }
 
   get name(): string {
     return this.#ref.name;
+  }
+
+  get signal(): AbortSignal {
+    return this.#claim?.signal ?? NEVER_ABORTED;
   }
 
   async release(): Promise<void> {
@@ -33,7 +53,20 @@ export class SemaphoreHoldView implements SemaphoreHold {
         this.name,
         `these ${this.permits} permit(s) of "${this.name}" were already released`,
       );
+    const claim = this.#claim;
+    if (claim?.outcome === "lost" && !this.#claimSerialised) throw claim.lostError();
     this.#state = "releasing";
+    if (claim !== undefined && (claim.outcome !== "claimed" || this.#claimSerialised)) {
+      try {
+        await claim.giveBack();
+      } catch (error) {
+        // Abandoning is safe to repeat; a lost grant (NotHeldError) is final.
+        this.#state = error instanceof NotHeldError ? "released" : "held";
+        throw error;
+      }
+      this.#state = "released";
+      return this.#emitReleased(undefined);
+    }
     let result;
     try {
       result = await runChange(this.#ref, "release", this.permits, this.#releaseOp);
@@ -46,16 +79,27 @@ export class SemaphoreHoldView implements SemaphoreHold {
     }
     this.#state = "released";
     if (!result.applied) throw new PermitsRefusedError(this.name, "over-release", result);
-    this.#ref.ctx.emit({
-      type: "released",
-      name: this.name,
-      fence: 0,
-      remainingCount: result.available,
-    });
+    this.#emitReleased(result.available);
+  }
+
+  #emitReleased(available: number | undefined): void {
+    const remainingCount = available ?? -1; // -1: a given-back claim does not count what is free
+    this.#ref.ctx.emit({ type: "released", name: this.name, fence: 0, remainingCount });
   }
 
   toJSON(): SerializedSemaphoreHold {
     const { ctx, name } = this.#ref;
+    const claim = this.#claim;
+    if (claim !== undefined && (claim.outcome !== "claimed" || this.#claimSerialised))
+      this.#claimSerialised = true;
+    const giveBackClaim =
+      claim !== undefined && this.#claimSerialised
+        ? {
+            claimWaiter: claim.waiter,
+            claimOp: claim.op.id,
+            ...(claim.op.deadline === undefined ? {} : { claimDeadline: claim.op.deadline }),
+          }
+        : {};
     return {
       v: 1,
       kind: "semaphore",
@@ -66,6 +110,7 @@ export class SemaphoreHoldView implements SemaphoreHold {
       ...(this.#releaseOp.inDoubt && this.#releaseOp.anchor !== undefined
         ? { releaseAnchor: this.#releaseOp.anchor }
         : {}),
+      ...giveBackClaim,
     };
   }
 
@@ -86,3 +131,5 @@ export class SemaphoreHoldView implements SemaphoreHold {
     this.#ref.ctx.background(this.release());
   }
 }
+
+const NEVER_ABORTED = new AbortController().signal;

@@ -4,17 +4,17 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "6f5956c762c5b978b332f9d21e2a5cc7c501e4a8" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal waiter, permits = ARGV[1], tonumber(ARGV[2])\nlocal op_ttl = math.max(tonumber(ARGV[3]) + tonumber(ARGV[4]) - now_ms, 1)\nlocal claim_ms, channel_prefix = tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal quarantine = {key = KEYS[6], ms = tonumber(ARGV[7]), ttl = tonumber(ARGV[8])}\nlocal previous = op_get(op_key)\nif previous == 'x' then return {0} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nredis.call('ZREM', queue_key, member)\nredis.call('ZREM', deadlines_key, member)\nlocal available, total = load_state(state_key, grants_key)\nlocal back = 0\nif redis.call('ZREM', grants_key, member) == 1 then back = back + permits end\nif previous and previous[1] == 1 then back = back + permits end\nif not total then return {back} end\nlocal changed\navailable, changed = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + back)\nif back > 0 or changed then redis.call('HSET', state_key, 'a', available) end\nreturn {back}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "b26ca33f5061ec7783a936fa5b3b50d50b5ccb94" as string,
+  source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal waiter, permits = ARGV[1], tonumber(ARGV[2])\nlocal op_ttl = math.max(tonumber(ARGV[3]) + tonumber(ARGV[4]) - now_ms, 1)\nlocal claim_ms, channel_prefix = tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal quarantine = {key = KEYS[6], ms = tonumber(ARGV[7]), ttl = tonumber(ARGV[8])}\nlocal previous = op_get(op_key)\nif previous == 'x' then return {0, 1} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nredis.call('ZREM', queue_key, member)\nredis.call('ZREM', deadlines_key, member)\nlocal available, total = load_state(state_key, grants_key)\nlocal back = 0\nif redis.call('ZREM', grants_key, member) == 1 then back = back + permits end\nif previous and previous[1] == 1 then back = back + permits end\nif not total then return {back, 0} end\nlocal changed\navailable, changed = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + back)\nif back > 0 or changed then redis.call('HSET', state_key, 'a', available) end\nreturn {back, 0}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["state", "queue", "deadlines", "grants", "op", "sentinel"],
   args: ["waiter", "permits", "deadline", "margin", "claimMs", "channelPrefix", "quarantineMs", "sentinelTtlMs"],
-  reply: ["back"],
+  reply: ["back", "again"],
 } as const satisfies ManifestScript;
 
 export const acquireScript = {
   name: "acquire",
-  sha: "c822efe23286d32471dd62c21f85b0336af534f1" as string,
+  sha: "4345176090b6934fafef730fbada53603185f6cd" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal waiter, permits, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'\nlocal return_within, claim_ms, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal available, total = load_state(state_key, grants_key)\nlocal changed, queue_empty = false, false\nif total then\navailable, changed, queue_empty = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, member, quarantine, available)\nend\nlocal function settle(status, position)\nif changed then redis.call('HSET', state_key, 'a', available) end\nreturn {status, available, total or 0, position}\nend\nif redis.call('ZREM', grants_key, member) == 1 then\nreturn settle(1, 0)\nend\nlocal queued = not queue_empty and redis.call('ZSCORE', queue_key, member)\nif not queued and total and available >= permits and (queue_empty or redis.call('ZCARD', queue_key) == 0) then\nif quarantine_left(quarantine) == 0 then\navailable, changed = available - permits, true\nreturn settle(1, 0)\nend\nend\nlocal position = 0\nif queue then\nredis.call('ZADD', queue_key, 'NX', now_us, member)\nredis.call('ZADD', deadlines_key, now_ms + return_within, member)\nlocal horizon = return_within + 60000\nif redis.call('PTTL', queue_key) < horizon then\nredis.call('PEXPIRE', queue_key, horizon)\nredis.call('PEXPIRE', deadlines_key, horizon)\nend\nend\nlocal rank = redis.call('ZRANK', queue_key, member)\nif rank then position = rank + 1 end\nlocal left = quarantine_running(quarantine)\nif left > 0 then\nsettle(0, 0)\nreturn {-3, left, total or 0, position}\nend\nreturn settle(0, position)\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
@@ -24,7 +24,7 @@ export const acquireScript = {
 
 export const addPermitsScript = {
   name: "add-permits",
-  sha: "fb4786d8f64a57fb4f891e762da2f623747dab82" as string,
+  sha: "0025270d751fd68af582c32241a61112ed763ee5" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal delta, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\ntotal = total or 0\nif total + delta < 0 then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + delta)\nredis.call('HSET', state_key, 'a', available, 't', total + delta)\nreturn {1, available, total + delta}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
@@ -44,7 +44,7 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "911912729dc8540422db5c51a6e2f625980028d1" as string,
+  sha: "8eccc364a19c5a69a2e926d3a6e5d886c8dabdf8" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal permits, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\ntotal = total or 0\nif available + permits > total then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + permits)\nredis.call('HSET', state_key, 'a', available)\nreturn {1, available, total}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
@@ -54,7 +54,7 @@ export const releaseScript = {
 
 export const trySetPermitsScript = {
   name: "try-set-permits",
-  sha: "2ec464d10af8422ffe7745b43563c8099f859d25" as string,
+  sha: "faf4fba3a249b782ee0e28b7a4eaed2da82f1162" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal permits, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\nif total then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, permits)\nredis.call('HSET', state_key, 'a', available, 't', permits)\nreturn {1, available, permits}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],

@@ -6,6 +6,7 @@ import { withHeld } from "../lease/with-held.ts";
 import { validateFunction, validateInteger } from "../validate.ts";
 import { acquirePermits, MAX_PERMITS } from "./acquire.ts";
 import { SemaphoreHoldView } from "./held-semaphore.ts";
+import { PushedClaim } from "./pushed-claim.ts";
 import { runChange, runInspect, type SemaphoreRef } from "./calls.ts";
 import { checkSemaphoreFields } from "../serialized-hold/kind-fields.ts";
 import { parseHoldFor } from "../serialized-hold/parse-for.ts";
@@ -77,8 +78,9 @@ export class Semaphore {
 
   /**
    * Runs `fn` while holding the permits, and releases them afterwards (also when `fn` throws):
-   * `fn`'s value, or `fn`'s own error unchanged (permits have no lease to lose). The release
-   * never replaces either.
+   * `fn`'s value, or `fn`'s own error unchanged. Rejects with `LeaseLostError` instead of the
+   * value when the permits were lost meanwhile (`hold.signal` aborted: a pushed grant whose claim
+   * did not land). The release never replaces either.
    */
   async withPermits<T>(
     fn: (hold: SemaphoreHold) => Promise<T> | T,
@@ -117,11 +119,16 @@ export class Semaphore {
     const want = { kind: "semaphore", prefix: this.#ref.ctx.prefix, name: this.name } as const;
     const h = parseHoldFor(hold, "hold", want, checkSemaphoreFields);
     const anchor = h.releaseAnchor;
-    return new SemaphoreHoldView(this.#ref, h.permits, {
+    const releaseOp = {
       id: h.releaseOp,
       deadline: undefined,
       ...(anchor === undefined ? {} : { anchor, inDoubt: true }),
-    });
+    };
+    if (h.claimOp === undefined || h.claimWaiter === undefined)
+      return new SemaphoreHoldView(this.#ref, h.permits, releaseOp);
+    const op = { id: h.claimOp, deadline: h.claimDeadline };
+    const pending = new PushedClaim(this.#ref, h.permits, { waiter: h.claimWaiter, op });
+    return new SemaphoreHoldView(this.#ref, h.permits, releaseOp, { pending, serialised: true });
   }
 }
 

@@ -27,6 +27,16 @@ export interface SerializedSemaphoreHold {
    * instead of applying a second time.
    */
   readonly releaseAnchor?: number;
+  /**
+   * Present when the hold was serialised while the direct grant it entered on was not yet
+   * confirmed by its claim: the waiter id and the claim's operation id (and its deadline, server
+   * ms, once sent). Every copy then gives the permits back by abandoning that claim, exactly once.
+   * Release such a hold within `operationRecordTtlMs`: after the claim's record expired, nothing
+   * tells what it took, and the release says `NotHeldError`.
+   */
+  readonly claimWaiter?: string;
+  readonly claimOp?: string;
+  readonly claimDeadline?: number;
 }
 
 /**
@@ -38,9 +48,18 @@ export interface SemaphoreHold extends AsyncDisposableHold {
   readonly name: string;
   readonly permits: number;
   /**
+   * Aborts (with `LeaseLostError`) if these permits turn out not to be yours. Only a waiter that
+   * entered on a pushed direct grant can see it: it holds the grant from the message, one trip
+   * after the release, and claims it in the background; if the claim does not land within the
+   * grant's claim window, the grant goes back to the pool and this signal aborts. Once the claim
+   * landed (within one round trip, normally) it never aborts. Permits taken by a reply never abort.
+   */
+  readonly signal: AbortSignal;
+  /**
    * Gives the permits back, exactly once: calling it again after an `OutcomeUnknownError` retries
    * the same operation (never releases twice). Throws `NotHeldError` after a successful release,
-   * `PermitsRefusedError` when someone else already released these permits.
+   * or when the permits were lost (`signal` aborted), `PermitsRefusedError` when someone else
+   * already released these permits.
    */
   release(): Promise<void>;
   toJSON(): SerializedSemaphoreHold;

@@ -21,6 +21,12 @@ export const checkSemaphoreFields: FieldCheck = (h, field) => {
   validateName(field("releaseOp"), h["releaseOp"]);
   if (h["releaseAnchor"] !== undefined)
     validateInteger(field("releaseAnchor"), h["releaseAnchor"], 0, Number.MAX_SAFE_INTEGER);
+  if (h["claimOp"] !== undefined || h["claimWaiter"] !== undefined) {
+    validateName(field("claimWaiter"), h["claimWaiter"]);
+    validateName(field("claimOp"), h["claimOp"]);
+  }
+  if (h["claimDeadline"] !== undefined)
+    validateInteger(field("claimDeadline"), h["claimDeadline"], 0, Number.MAX_SAFE_INTEGER);
 };
 
 export const checkPermitFields: FieldCheck = (h, field) => {

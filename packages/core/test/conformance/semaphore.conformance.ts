@@ -179,8 +179,8 @@ export function runSemaphoreConformance(target: SemaphoreConformanceTarget): voi
         op: opOf("op-take"),
         budgetMs: 1_000,
       };
-      expect((await runAcquire(ref, take)).status).toBe("granted");
-      expect((await runAcquire(ref, take)).status).toBe("granted");
+      expect((await runAcquire(ref, take)).reply.status).toBe("granted");
+      expect((await runAcquire(ref, take)).reply.status).toBe("granted");
       expect(await sem.availablePermits()).toBe(1);
       expect((await runChange(ref, "release", 3, opOf("op-give"))).available).toBe(4);
       expect((await runChange(ref, "release", 3, opOf("op-give"))).available).toBe(4);
@@ -231,7 +231,7 @@ export function runSemaphoreConformance(target: SemaphoreConformanceTarget): voi
             op: opOf("g1"),
             budgetMs: 1_000,
           })
-        ).status,
+        ).reply.status,
       ).toBe("busy");
       await hold.release(); // granted to the ghost for the claim window…
       expect(await sem.availablePermits()).toBe(0);
