@@ -21,7 +21,13 @@ import { sweepPlots } from "./report/plots.ts";
 import { familyTable, runFamily } from "./scenarios/family.ts";
 import { R, runSuite } from "./scenarios/suite.ts";
 import { REFUSED_PUSH, runPushRefused } from "./scenarios/push-refused.ts";
-import { commandSharesTable, pushRefusedTable, saturationTable } from "./report/tables.ts";
+import {
+  commandSharesTable,
+  pushRefusedTable,
+  pushScaleTable,
+  saturationTable,
+} from "./report/tables.ts";
+import { runPushScale } from "./scenarios/push-scale.ts";
 import { runCommandShares } from "./scenarios/command-shares.ts";
 import { runSaturation } from "./scenarios/saturation.ts";
 import { measureSizes } from "./size/main.ts";
@@ -44,7 +50,10 @@ if (args.includes("--push-refused")) {
   // Only the refused-push scenario, printed (BENCHMARKS.md untouched): a quick look at its figures.
   try {
     const overhead = await measureOverhead(network, REFUSED_PUSH.rttMs);
-    console.log(pushRefusedTable(await runPushRefused(network, quick, quick ? 1 : 2), overhead));
+    const refused = await runPushRefused(network, quick, quick ? 1 : 2);
+    console.log(pushRefusedTable(refused, overhead));
+    const scale = await runPushScale(network, quick);
+    console.log(pushScaleTable([...scale, ...refused.slice(0, 1).map((p) => p.result)], overhead));
   } finally {
     await network.close();
   }

@@ -14,6 +14,7 @@ import {
   contentionTable,
   overrunTable,
   pushRefusedTable,
+  pushScaleTable,
   scenarioTable,
   moduleSizeTable,
   sizeTable,
@@ -93,6 +94,16 @@ ${
 ${pushRefusedTable(i.results.pushRefused, i.overhead)}
 
 The same edgelock client three times: the backend streams pushed grants; the backend answers \`/subscribe\` with 404 (after one round trip, through a proxy: an Upstash-compatible bridge without push); the backend offers no \`subscribe\`. A refused stream request is billed, so it is counted in requests/CS. Each worker is its own client, so each is refused once (\`push.refusedBackoffMs\`, 10 min by default, is longer than the run) and then polls like a client without push.
+
+${
+  i.results.pushScale.length > 0
+    ? `### Push at N = 2, 12 and 64 on the same workload
+
+${pushScaleTable([...i.results.pushScale, ...i.results.pushRefused.slice(0, 1).map((p) => p.result)], i.overhead)}
+
+edgelock with push only, each worker its own client; N = 12 is the first row above, N = 2 and N = 64 run about 160 sections each in one pass.`
+    : ""
+}
 
 `
     : ""

@@ -194,6 +194,50 @@ export function pushRefusedTable(
 }
 
 /**
+ * edgelock with push on the irregular workload at every N it was run (N = 12 from the
+ * refused-push scenario, N = 2 and 64 from the scale one), smallest first, beside issue 14's goals.
+ */
+export function pushScaleTable(
+  rows: readonly ContentionResult[],
+  overhead: RoundTripOverhead,
+): string {
+  const goal = (n: number) =>
+    n === 2
+      ? "no worse than 0.75–0.79"
+      : n === 12
+        ? "≥ 0.90 @ ≤ 4.0 requests/CS"
+        : "≤ 4.0 requests/CS";
+  return table(
+    [
+      "N",
+      "efficiency",
+      "eff. at measured RTT",
+      "requests/CS",
+      "hand-off gap p50 ms",
+      "violations",
+      "failed",
+      "goal",
+    ],
+    [...rows]
+      .sort((a, b) => a.workload.workers - b.workload.workers)
+      .map((r) => {
+        const m = r.metrics;
+        const realR = r.latency.ms + overhead.rest;
+        return [
+          String(r.workload.workers),
+          `**${f2(m.efficiency)}**`,
+          f2((m.throughput / 1000) * (r.workload.csMs + realR)),
+          `**${f2(r.requestsPerCs)}** ${unit(r)}`,
+          ms(m.gapP50),
+          String(m.violations),
+          String(m.failedAcquires),
+          goal(r.workload.workers),
+        ];
+      }),
+  );
+}
+
+/**
  * What each library's critical sections cost Redis itself (one scenario): every command Redis
  * executed (inside scripts too), the µs its scripts took and redis-server's CPU, against
  * redis-semaphore's (the Lua-based peer).

@@ -10,6 +10,7 @@ import {
 import type { Workload } from "../run/workload.ts";
 import { runOverrun, type OverrunResult } from "./overrun.ts";
 import { runPushRefused, type PushRefusedResult } from "./push-refused.ts";
+import { runPushScale } from "./push-scale.ts";
 import { runUncontended, type UncontendedResult } from "./uncontended.ts";
 
 export interface SuiteOptions {
@@ -26,6 +27,8 @@ export interface SuiteResults {
   readonly overrun: OverrunResult[];
   /** Push offered, refused (404) and absent, on issue 14's irregular N = 12 workload. */
   pushRefused: PushRefusedResult[];
+  /** edgelock with push on that workload at N = 2 and N = 64. */
+  pushScale: ContentionResult[];
 }
 
 export const R = 20;
@@ -98,6 +101,7 @@ export async function runSuite(
     sweep: new Map(),
     overrun: [],
     pushRefused: [],
+    pushScale: [],
   };
   const passes = o.quick ? 1 : 2;
   for (const lib of libraries) {
@@ -127,6 +131,11 @@ export async function runSuite(
     for (const { result: r, refusedPerCs } of results.pushRefused)
       o.log(
         `push refused N=12 ${r.library.padEnd(28)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} refused/CS ${refusedPerCs.toFixed(3)} violations ${r.metrics.violations}`,
+      );
+    results.pushScale = await runPushScale(network, o.quick);
+    for (const r of results.pushScale)
+      o.log(
+        `push N=${r.workload.workers} irregular ${r.library.padEnd(20)} eff ${r.metrics.efficiency.toFixed(2)} req/CS ${r.requestsPerCs.toFixed(2)} violations ${r.metrics.violations}`,
       );
   }
   for (const n of sweepSizes(o.quick)) {

@@ -1,8 +1,9 @@
 -- The release of one hold level in the fair lock's layout (the fair lock, the read-write lock's
 -- writer), inlined where it is included (it is a step of the script, not a function).
--- In scope: lock_key, stats_key, owner, fence, stats_ttl (and _hold-stats.lua). Returns {0, 0}
--- when this owner and fence do not hold, {1, count} while nested levels remain; otherwise records
--- the hold's duration, deletes the lock and falls through (the includer hands it on and replies).
+-- In scope: lock_key, owner, fence. Returns {0, 0} when this owner and fence do not hold,
+-- {1, count} while nested levels remain; otherwise deletes the lock and falls through with the
+-- hold's grant time in `held_since` (the includer hands the lock on, records the hold's duration
+-- when someone waited for it (_hold-stats.lua), and replies).
 -- The protocol records every answer: a copy changes nothing. A grant still unclaimed is released
 -- too, as the Lock's is: a waiter that entered on its grant message may release before its
 -- background claim lands (its claim then finds the grant gone and changes nothing).
@@ -13,5 +14,5 @@ if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 -- The last level (the usual case) needs no decrement: the hash is deleted below.
 if tonumber(state[5] or '1') > 1 then return {1, redis.call('HINCRBY', lock_key, 'c', -1)} end
 
-record_hold(stats_key, state[3], stats_ttl)
+local held_since = state[3]
 redis.call('DEL', lock_key)

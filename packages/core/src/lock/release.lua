@@ -27,29 +27,32 @@ if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 -- The last hold (the usual case) needs no decrement: the hash is deleted below.
 if tonumber(state[5] or '1') > 1 then return {1, redis.call('HINCRBY', lock_key, 'c', -1)} end
 
--- Learn how long holds are used and how regular that is, and how long a whole hand-off cycle
--- takes (grant to release, including the next holder's lateness in claiming), so waiters can
--- poll just in time: moving averages (weight 1/4) kept to 0.1 ms, so that rounding does not
--- drag them below the truth. A grant released before its claim landed counts too: it was used.
-local used = now_ms - tonumber(state[4] or state[3])
-local cycle = now_ms - tonumber(state[3])
-local stats = redis.call('HMGET', stats_key, 'h', 'd', 'y', 'e')
-local mean = tonumber(stats[1] or used)
-local dev = tonumber(stats[2] or math.abs(used - mean))
-local mean_cycle = tonumber(stats[3] or cycle)
-local fields = {'h', string.format('%.1f', mean + (used - mean) / 4),
-  'd', string.format('%.1f', dev + (math.abs(used - mean) - dev) / 4),
-  'y', string.format('%.1f', mean_cycle + (cycle - mean_cycle) / 4)}
--- The statistics' ttl is refreshed (and its time kept in e) once half of it has passed, not on
--- every release: they outlive the last release by between half the ttl and the whole of it.
-local refreshed = tonumber(stats[4] or '0')
-local refresh = now_ms - refreshed >= stats_ttl / 2
-if refresh then
-  fields[#fields + 1] = 'e'
-  fields[#fields + 1] = now_ms
-end
-redis.call('HSET', stats_key, unpack(fields))
-if refresh then redis.call('PEXPIRE', stats_key, stats_ttl) end
 redis.call('DEL', lock_key)
-grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil)
+if grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil) then
+  -- Learn how long holds are used and how regular that is, and how long a whole hand-off cycle
+  -- takes (grant to release, including the next holder's lateness in claiming), so waiters can
+  -- poll just in time: moving averages (weight 1/4) kept to 0.1 ms, so that rounding does not
+  -- drag them below the truth. A grant released before its claim landed counts too: it was used.
+  -- Only from a release someone waited for (a queued waiter was handed the lock): only waiters
+  -- read them, and a name nobody waits on should cost no bookkeeping.
+  local used = now_ms - tonumber(state[4] or state[3])
+  local cycle = now_ms - tonumber(state[3])
+  local stats = redis.call('HMGET', stats_key, 'h', 'd', 'y', 'e')
+  local mean = tonumber(stats[1] or used)
+  local dev = tonumber(stats[2] or math.abs(used - mean))
+  local mean_cycle = tonumber(stats[3] or cycle)
+  local fields = {'h', string.format('%.1f', mean + (used - mean) / 4),
+    'd', string.format('%.1f', dev + (math.abs(used - mean) - dev) / 4),
+    'y', string.format('%.1f', mean_cycle + (cycle - mean_cycle) / 4)}
+  -- The statistics' ttl is refreshed (and its time kept in e) once half of it has passed, not on
+  -- every release: they outlive the last release by between half the ttl and the whole of it.
+  local refreshed = tonumber(stats[4] or '0')
+  local refresh = now_ms - refreshed >= stats_ttl / 2
+  if refresh then
+    fields[#fields + 1] = 'e'
+    fields[#fields + 1] = now_ms
+  end
+  redis.call('HSET', stats_key, unpack(fields))
+  if refresh then redis.call('PEXPIRE', stats_key, stats_ttl) end
+end
 return {1, 0}

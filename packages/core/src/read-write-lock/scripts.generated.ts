@@ -84,8 +84,8 @@ export const releaseReadScript = {
 
 export const releaseWriteScript = {
   name: "release-write",
-  sha: "99ef2abed78c4b07de6fc089436f56fa4a035044" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "local writer = nil\nif not live_readers(readers_key, holds_key) then\nwriter = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nif state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "ae36166a9a4d32ea9cfb91809d09ca9f063dcdea" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "local writer = nil\nif not live_readers(readers_key, holds_key) then\nwriter = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nif state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end\nif writer or state[4] == '1' then record_hold(stats_key, held_since, stats_ttl) end\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "stats"],
   args: ["owner", "fence", "fenceTtlMs", "channelPrefix", "statsTtlMs"],
