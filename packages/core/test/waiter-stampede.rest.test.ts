@@ -1,7 +1,13 @@
 import { Redis } from "@upstash/redis";
 import { harness, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { createClient, resolveBackend, type Backend, type EdgelockClient } from "../src/index.ts";
+import {
+  createClient,
+  resolveBackend,
+  type Backend,
+  type EdgelockClient,
+  type LockEvent,
+} from "../src/index.ts";
 import { TransportError } from "../src/backend/backend.ts";
 import { grantSubscribe, KEEP_MS, LINGER_MS } from "../src/wait/shared-grant-stream.ts";
 
@@ -67,8 +73,12 @@ const SHAPES: readonly Shape[] = [
   },
 ];
 
-/** Wraps a backend to count the push streams open at once (and the most ever open). */
-function streamGauge(inner: Backend) {
+/**
+ * Wraps a backend to count the push streams open at once (and the most ever open); with
+ * `liveAfterMs`, each stream reaches the server (and goes live) that much later, as over a slow
+ * network: what is published meanwhile never reaches it.
+ */
+function streamGauge(inner: Backend, liveAfterMs = 0) {
   const gauge = { open: 0, most: 0, opened: 0 };
   const counted = <A extends unknown[]>(
     open: ((...a: A) => AsyncIterable<string>) | undefined,
@@ -78,6 +88,7 @@ function streamGauge(inner: Backend) {
       gauge.opened++;
       gauge.most = Math.max(gauge.most, ++gauge.open);
       try {
+        if (liveAfterMs > 0) await new Promise((r) => setTimeout(r, liveAfterMs));
         yield* open(...a);
       } finally {
         gauge.open--;
@@ -287,5 +298,66 @@ describe("a client's stream on a name outlives its last waiter a while (LINGER_M
     const nothing = await Promise.race([next, pause(300).then(() => "nothing")]);
     expect(nothing).toBe("nothing"); // kept no longer than KEEP_MS
     control.abort();
+  });
+});
+
+describe("the head of the queue listens where it costs nothing or repays itself", () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("a head whose new stream goes live after its grant was made asks once when live, not at the safety poll", async () => {
+    const prefix = keyPrefix();
+    const holderClient = createClient({ redis: restBackend(), prefix });
+    const { backend, gauge } = streamGauge(restBackend(), 300);
+    const events: LockEvent[] = [];
+    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    await holderClient.semaphore("gap").trySetPermits(1);
+    const holder = await holderClient.semaphore("gap").acquire();
+    const waiting = client.semaphore("gap").acquire({ waitMs: 10_000 });
+    while (!events.some((e) => e.type === "waited")) await pause(2);
+    // The head (a semaphore's listens from its first busy answer) opened its stream, which goes
+    // live 300 ms from now: the grant of this release is published before anyone hears it.
+    await holder.release();
+    const released = Date.now();
+    const hold = await waiting;
+    const took = Date.now() - released;
+    // Asked again when the stream went live (about 300 ms), not at its safety poll (~1.9 s).
+    expect(took, `took ${took} ms`).toBeLessThan(1_000);
+    expect(events.find((e) => e.type === "acquired")).toMatchObject({ attempts: 2 });
+    expect(gauge.opened).toBe(1);
+    await hold.release();
+  });
+
+  it("a looping client's head listens: it polls on its first wait, opens its stream on the next, and then enters on its grant", async () => {
+    const prefix = keyPrefix();
+    const holder = createClient({ redis: restBackend(), prefix }).lock("loop");
+    const { backend, gauge } = streamGauge(restBackend());
+    const events: LockEvent[] = [];
+    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    const waiter = client.lock("loop");
+    /** The holder holds 200 ms while `waiter` waits behind it; the waiter's acquire's attempts. */
+    const round = async (w: typeof waiter) => {
+      const held = await holder.acquire({ leaseMs: 10_000 });
+      const waited = events.filter((e) => e.type === "waited").length;
+      const waiting = w.acquire({ leaseMs: 10_000, waitMs: 5_000 });
+      while (events.filter((e) => e.type === "waited").length === waited) await pause(2);
+      await pause(200);
+      await held.release();
+      await (await waiting).release();
+      return events.filter((e) => e.type === "acquired").at(-1);
+    };
+    // The name's hold statistics come from a release a waiter was handed, so the head polls
+    // just in time by default: one such cycle by another client first.
+    const other = createClient({ redis: restBackend(), prefix, onEvent: (e) => events.push(e) });
+    await round(other.lock("loop"));
+    expect(gauge.opened).toBe(0);
+    const first = await round(waiter); // a fresh client: the head polls, no stream
+    expect(gauge.opened).toBe(0);
+    expect(first).toMatchObject({ attempts: expect.any(Number) });
+    expect((first as { attempts: number }).attempts).toBeGreaterThanOrEqual(2);
+    await round(waiter); // a loop: the head opens its stream
+    expect(gauge.opened).toBe(1);
+    const third = await round(waiter); // the stream lingered: the head joins it, enters on the grant
+    expect(third).toMatchObject({ attempts: 1 });
+    expect(gauge.opened).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { claimInBackground, grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
-import { grantSubscribe } from "../wait/shared-grant-stream.ts";
+import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
 import { callsOf } from "./calls.ts";
 import type { HeldLockView } from "./held-lock.ts";
@@ -56,6 +56,7 @@ export function lockWake(
   return {
     channel: ref.keys.channelPrefix + ref.owner,
     subscribe,
+    shared: grantStreamState(ref.ctx.backend, ref.keys.channelPrefix),
     onMessage: (payload, since) => enterOnGrant(ref, holds, leaseMs, adopt, payload, since),
   };
 }

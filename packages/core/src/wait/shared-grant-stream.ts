@@ -35,6 +35,51 @@ export function grantSubscribe(backend: Backend, channelPrefix: string): Subscri
 const shared = new WeakMap<Backend, Map<string, PatternStream>>();
 
 /**
+ * What a head of the queue needs to know before it listens (see wait-loop.ts): whether a stream
+ * on the name is live already (joining it costs nothing, and a grant made since the waiter's
+ * attempt reached the server was kept for it), and whether this client waited on the name
+ * recently (a loop of acquires: a stream it opens now will serve its next waits too). `note()`
+ * records a wait. Undefined where streams are not shared (no patterns, or no push).
+ */
+export interface GrantStreamState {
+  live(): boolean;
+  waitedRecently(): boolean;
+  note(): void;
+}
+
+/** How soon a second wait on a name counts as a loop of acquires; longer than `LINGER_MS`. */
+export const RECENT_WAIT_MS = 5_000;
+const RECENT_MAX = 256;
+
+// Per client: when it last waited on each name (its pattern), oldest first; at most RECENT_MAX.
+const recentWaits = new WeakMap<Backend, Map<string, number>>();
+
+export function grantStreamState(
+  backend: Backend,
+  channelPrefix: string,
+): GrantStreamState | undefined {
+  if (backend.psubscribe === undefined) return undefined;
+  const pattern = globEscape(channelPrefix) + "*";
+  return {
+    live: () => {
+      const stream = shared.get(backend)?.get(pattern);
+      return stream !== undefined && stream.live && !stream.ended;
+    },
+    waitedRecently: () => {
+      const at = recentWaits.get(backend)?.get(pattern);
+      return at !== undefined && now() - at < RECENT_WAIT_MS;
+    },
+    note: () => {
+      let waits = recentWaits.get(backend);
+      if (waits === undefined) recentWaits.set(backend, (waits = new Map()));
+      waits.delete(pattern); // re-inserted last: the map stays in order of last wait
+      waits.set(pattern, now());
+      if (waits.size > RECENT_MAX) waits.delete(waits.keys().next().value!);
+    },
+  };
+}
+
+/**
  * How long a stream stays open after its last waiter stopped. A waiter opens its stream only once
  * its busy answer is back, so a grant made in between (the answer's way back and the stream's set
  * up, about a round trip) was lost, and the head learnt of it by its safety poll near the end of
@@ -93,6 +138,11 @@ class PatternStream {
   #kept: { rest: string; at: number }[] = [];
   #linger: ReturnType<typeof setTimeout> | undefined;
   #live = false;
+
+  /** The subscription is confirmed: every message published from now on arrives. */
+  get live(): boolean {
+    return this.#live;
+  }
   #failure: unknown;
   ended = false;
 

@@ -71,6 +71,9 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
   let stream: PushStream | undefined;
   let streams = 0;
   let lastBusy: ServerHint | undefined;
+  // A client that waited on this name a moment ago is in a loop of acquires: a stream it opens
+  // now serves its next waits too (it lingers), so its head listens as well.
+  let looping: boolean | undefined;
   const result = (attempts: number, granted?: T): WaitResult<T> =>
     granted === undefined
       ? { attempts, waitedMs: now() - start, hint: lastBusy }
@@ -103,14 +106,30 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
         queued = false;
         return result(attempt);
       }
-      // The head polls just in time when the server's statistics say when its turn comes; without
-      // them (the semaphores keep none) it listens too, or it would learn of its grant by backoff.
+      const shared = wake?.shared;
+      if (looping === undefined) {
+        looping = shared?.waitedRecently() === true;
+        shared?.note();
+      }
+      // The head polls just in time when the server's statistics say when its turn comes, unless
+      // listening costs no request (the client's stream on the name is live) or will be repaid
+      // by its next waits (a loop); without them (the semaphores keep none) it listens too, or it
+      // would learn of its grant by backoff.
+      const head = outcome.busy.position === 1;
+      const joinsLive = shared?.live() === true;
       const listens =
-        wake?.unqueued === true || outcome.busy.position >= (outcome.busy.meanHoldMs > 0 ? 2 : 1);
+        wake?.unqueued === true ||
+        outcome.busy.position >= (outcome.busy.meanHoldMs > 0 ? 2 : 1) ||
+        (head && (joinsLive || looping));
       if (wake && listens && (stream === undefined || stream.closed) && streams < MAX_STREAMS) {
         stream = new PushStream(wake.subscribe, wake.channel);
         streams++;
       }
+      // A stream not live yet goes live about a round trip from now; a grant to this head in
+      // between would go unheard until the safety poll (up to the claim window): ask again once
+      // live. (Joining the client's live stream, such a grant was kept for the waiter.)
+      const attemptWhenLive =
+        head && !joinsLive && wake?.unqueued !== true && stream !== undefined && !stream.live;
       const woken = await waitTurn({
         params,
         start,
@@ -121,6 +140,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
         rttMs,
         rttDevMs,
         stream,
+        attemptWhenLive,
       });
       if (woken !== undefined) return result(attempt, woken.granted);
     }

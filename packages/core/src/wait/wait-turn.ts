@@ -2,6 +2,7 @@ import { now } from "../engine/clock.ts";
 import { claimCap } from "./claim-cap.ts";
 import { sleep } from "../engine/sleep.ts";
 import type { PushStream } from "./push-stream.ts";
+import type { GrantStreamState } from "./shared-grant-stream.ts";
 import type { WaitHint } from "./strategy.ts";
 import type { ServerHint, WaitLoopParams } from "./wait-loop.ts";
 
@@ -30,6 +31,8 @@ export interface WakeParams<T> {
    * wakes it early — it keeps polling as it would without push, since no grant awaits it.
    */
   readonly unqueued?: boolean;
+  /** The client's shared stream on the name, where streams are shared (see wait-loop.ts). */
+  readonly shared?: GrantStreamState | undefined;
 }
 
 export interface Turn<T> {
@@ -42,6 +45,11 @@ export interface Turn<T> {
   readonly rttMs: number;
   readonly rttDevMs: number;
   readonly stream: PushStream | undefined;
+  /**
+   * The stream was opened for this head after its attempt was sent: a grant made before it went
+   * live was not heard, so the head attempts once as soon as it is live.
+   */
+  readonly attemptWhenLive: boolean;
 }
 
 /**
@@ -71,6 +79,7 @@ export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T 
     }
     const event = await stream.next(delay, params.signal, what);
     if (event.type === "timeout") return undefined;
+    if (event.type === "live" && turn.attemptWhenLive) return undefined;
     if (event.type !== "message") continue;
     const action =
       params.wake?.onMessage?.(event.payload, {

@@ -3,7 +3,7 @@ import { newOperation, type Operation } from "../engine/operation.ts";
 import type { ResourceRef } from "../engine/resource-ref.ts";
 import { AbortedError, AcquireTimeoutError, OutcomeUnknownError } from "../errors.ts";
 import { testSeams } from "../test-seams.ts";
-import { grantSubscribe } from "../wait/shared-grant-stream.ts";
+import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
 import { waitLoop, type AttemptOutcome, type WakeParams } from "../wait/wait-loop.ts";
 
 export interface WaiterAcquire<T> {
@@ -57,7 +57,13 @@ export async function acquireAsWaiter<T>(
   // or, where the primitive says so, is the grant itself.
   const subscribe = grantSubscribe(ctx.backend, keys.channelPrefix);
   const channel = keys.channelPrefix + p.waiter;
-  const wake = subscribe && { channel, subscribe, ...(p.onMessage && { onMessage: p.onMessage }) };
+  const shared = grantStreamState(ctx.backend, keys.channelPrefix);
+  const wake = subscribe && {
+    channel,
+    subscribe,
+    shared,
+    ...(p.onMessage && { onMessage: p.onMessage }),
+  };
   const result = await waitLoop<T>({
     ctx,
     name,
