@@ -27,17 +27,20 @@ local fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]
 
 -- @include _granted.lua
 
-local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
-
 -- read once: the grant and claim answers come from it (and from what they write)
 local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')
 local holder, claimed, granted_at = state[1], state[2], state[3]
+-- @include _reenter.lua
+if holder == owner then return reenter() end
+
+-- a queued waiter's poll moves its deadline before any grant looks at it
+local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined
 -- @include _take-free.lua
+  -- the head just granted may be the caller: it claims at once
+  if holder == owner then return reenter() end
 end
-
--- @include _reenter.lua
 
 local pttl = live_pttl(lock_key)
 local position = 0

@@ -14,8 +14,8 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "a9f48de2366a83c296ddff1531c1663af4db0ace" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nlocal state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\nif not holder then\n" + luaFairLockTakeFree + "end\n" + luaFairLockReenter + "local pttl = live_pttl(lock_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(granted_at or now_ms)\nreturn {0, 0, 0, pttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "42b22bc9ac800c26e4bf3200a57a1ce675b240a6" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\n" + luaFairLockReenter + "if holder == owner then return reenter() end\nlocal refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nif not holder then\n" + luaFairLockTakeFree + "if holder == owner then return reenter() end\nend\nlocal pttl = live_pttl(lock_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(granted_at or now_ms)\nreturn {0, 0, 0, pttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],
   args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix"],
@@ -54,7 +54,7 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "9e55243a99140c3965a209b0b809780a6fc3ffb4" as string,
+  sha: "dedac40e0af13cc62b877fa88f50c8d2c1784339" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "if grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil) then\nrecord_hold(stats_key, held_since, stats_ttl)\nend\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],

@@ -64,6 +64,9 @@ else
 end
 
 if admit then
+  -- a downgrade: the writer's release must look for live readers (it is the only way one lives
+  -- beside a writer); one HSET, on this path only (the flag goes with the writer's hash)
+  if writer[1] then redis.call('HSET', lock_key, 'd', 1) end
   local fence = next_fence(fence_key, fence_ttl)
   -- v written, not left absent: a field an old client's release left behind must not leak in
   redis.call('HSET', holds_key, 'c' .. owner, 1, 'f' .. owner, string.format('%.0f', fence), 'v' .. owner, 0)

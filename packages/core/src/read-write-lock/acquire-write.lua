@@ -5,7 +5,7 @@
 -- left to wait for itself.
 -- @protocol
 -- @key lock  writer hash: o owner, c count, f fence, t granted at, g = 1 while a direct grant is
---   unclaimed, v lease version (absent: 0)
+--   unclaimed, v lease version (absent: 0), r = 1 once a reader waits, d = 1 once it downgraded
 -- @key fence  fence counter
 -- @key queue  writer queue (zset owner -> arrival µs)
 -- @key deadlines  writer poll deadlines (zset owner -> server ms)
@@ -34,18 +34,23 @@ local fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]
 
 -- @include ../fair-lock/_granted.lua
 
-local readers = live_readers(readers_key, holds_key)
-local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
-
 -- read once: the grant and claim answers come from it (and from what they write)
 local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')
 local holder, claimed, granted_at = state[1], state[2], state[3]
+-- @include ../fair-lock/_reenter.lua
+if holder == owner then return reenter() end
+
+-- Readers matter only while no writer holds: a writer is granted only once none is live, and
+-- no new reader is let in beside it but the writer itself (a downgrade, which re-enters above).
+local readers = not holder and live_readers(readers_key, holds_key)
+-- a queued waiter's poll moves its deadline before any grant looks at it
+local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
 if not holder and not readers then
   -- an idle lock means a new grant (to the queue head or to us): not while quarantined
 -- @include ../fair-lock/_take-free.lua
+  -- the head just granted may be the caller: it claims at once
+  if holder == owner then return reenter() end
 end
-
--- @include ../fair-lock/_reenter.lua
 
 if readers and redis.call('ZSCORE', readers_key, owner) then
   -- upgrade: waiting would wait for this reader itself, so refuse instead of deadlocking

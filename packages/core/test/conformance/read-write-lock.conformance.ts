@@ -76,6 +76,28 @@ export function runReadWriteLockConformance(target: ReadWriteLockConformanceTarg
       expect(await rw.write.isLocked()).toBe(false);
     });
 
+    it("downgrade: a writer queued behind it is handed the lock only when the downgraded read ends", async () => {
+      const { client } = await make();
+      const rw = client.readWriteLock("down-queued");
+      const other = client.readWriteLock("down-queued");
+      const w = await rw.write.acquire();
+      const r = await rw.read.acquire();
+      let granted = false;
+      const waiting = other.write.acquire({ waitMs: 10_000 }).then((held) => {
+        granted = true;
+        return held;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 150)); // queued behind the writer
+      await w.release(); // the read hold lives on: no writer may be granted
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(granted).toBe(false);
+      expect(await rw.write.isLocked()).toBe(false);
+      await r.release();
+      const next = await waiting;
+      expect(next.fence).toBeGreaterThan(r.fence);
+      await next.release();
+    });
+
     it("downgrade: the writer takes the read lock, and releasing write keeps it", async () => {
       const { client } = await make();
       const rw = client.readWriteLock("down");
