@@ -1,16 +1,19 @@
 import { AbortedError } from "../errors.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
-import { waitLoop, type ServerHint } from "../wait/wait-loop.ts";
-import { attemptAll, type MultiGrant } from "./attempt.ts";
+import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
+import { waitLoop, type ServerHint, type WakeParams } from "../wait/wait-loop.ts";
+import { attemptAll, leaveInBackground, type AttemptWait, type MultiGrant } from "./attempt.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
 import { MultiLockHoldState } from "./hold-state.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
 
 /**
- * Acquire all names within one wait budget, by the shared wait loop. A multi-lock waiter never
- * joins the names' queues: a queued waiter is handed a lock directly, which would be a partial
- * hold while it waits for the others.
+ * Acquire all names within one wait budget, by the shared wait loop. A waiter queues at its first
+ * group when that is one name, as a Lock waiter would (see `attemptAll`): the release hands it
+ * that name and tells it on the name's channel, and it attempts at once, asking every group
+ * together. A group of several names never queues (its waiter polls): a grant of one of its
+ * names alone would be a partial hold.
  */
 export async function acquireMulti(
   ref: MultiRef,
@@ -25,14 +28,25 @@ export async function acquireMulti(
 }> {
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire ${ref.label}`, opts.signal.reason);
+  const wait: AttemptWait = { returnWithinMs: 0, queuedAt: undefined, granted: false };
   const result = await waitLoop<MultiGrant>({
     ctx,
     name: ref.label,
     waitMs: opts.waitMs,
     signal: opts.signal,
-    attempt: (_queue, _returnWithinMs, deadline) =>
-      attemptAll(ref, opts.leaseMs, opts.signal, deadline),
-    leave: () => undefined,
+    // a queued waiter's sleeps stay inside the claim window of a grant it may be handed
+    claimWindowMs: ctx.claimWindowMs,
+    wake: multiWake(ref, wait),
+    attempt: (queue, returnWithinMs, deadline) => {
+      const w = { ...wait, returnWithinMs };
+      wait.granted = false;
+      const outcome = attemptAll(ref, opts.leaseMs, opts.signal, deadline, queue ? w : undefined);
+      return outcome.finally(() => (wait.queuedAt = w.queuedAt));
+    },
+    leave: () => {
+      if (wait.queuedAt !== undefined) leaveInBackground(ref, wait.queuedAt);
+      wait.queuedAt = undefined;
+    },
   });
   if (!result.granted) {
     const { attempts, waitedMs, hint } = result;
@@ -89,4 +103,22 @@ function adopt(
   );
   holds.set(id, hold);
   return new HeldMultiLockView(hold);
+}
+
+/**
+ * Push for a multi-lock whose first group is one name (where its waiter queues): listen for that
+ * name's grant on the owner's channel. A message makes the waiter attempt at once, asking every
+ * group together, since it holds the first (`AttemptWait.granted`).
+ */
+function multiWake(ref: MultiRef, wait: AttemptWait): WakeParams<MultiGrant> | undefined {
+  const prefix = ref.groups[0]?.channelPrefix;
+  if (prefix === undefined) return undefined;
+  const subscribe = grantSubscribe(ref.ctx.backend, prefix);
+  if (subscribe === undefined) return undefined;
+  const shared = grantStreamState(ref.ctx.backend, prefix);
+  const onMessage = () => {
+    wait.granted = true;
+    return "attempt" as const;
+  };
+  return { channel: prefix + ref.owner, subscribe, shared, onMessage };
 }

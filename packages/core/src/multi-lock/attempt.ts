@@ -1,6 +1,6 @@
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { randomId } from "../ids.ts";
-import type { AttemptOutcome } from "../wait/wait-loop.ts";
+import type { AttemptOutcome, ServerHint } from "../wait/wait-loop.ts";
 import type { GroupGrant, SlotGroup } from "./group.ts";
 import type { MultiRef } from "./multi-ref.ts";
 
@@ -23,37 +23,96 @@ interface Taken {
   readonly grant?: GroupGrant;
 }
 
+/** Where a waiting multi-lock is queued: its first group (one name), and the attempt that queued it. */
+export interface QueuedAt {
+  readonly group: SlotGroup;
+  readonly opId: string;
+}
+
+/** How a waiting attempt queues, and what it knows. */
+export interface AttemptWait {
+  readonly returnWithinMs: number;
+  /** Set when the attempt left the waiter queued at the first group. */
+  queuedAt: QueuedAt | undefined;
+  /**
+   * The first group's release handed it to this waiter (its grant message came): it holds the
+   * gate, so the attempt asks every group at once (one round trip, not one per group).
+   */
+  granted: boolean;
+}
+
 /**
  * One all-or-none attempt. Groups are taken one after another in the multi-lock's fixed order;
  * when one is busy, the groups already taken are given back before the attempt returns, so a
  * waiter never holds part of its names while it sleeps (no hold-and-wait, hence no deadlock).
+ * The first group is the gate: no waiter touches a later one before it took the first, so a
+ * waiter handed the first is not turned away by others grabbing the rest. With `wait`, a busy
+ * first group of one name queues the waiter, as a Lock waiter: its release then hands that name
+ * to the waiter (a grant reserved for the claim window, announced on the name's channel), whose
+ * next attempt claims it and takes the rest at once (`wait.granted`).
  */
 export async function attemptAll(
   ref: MultiRef,
   leaseMs: number,
   signal: AbortSignal | undefined,
   deadline: number,
+  wait?: AttemptWait,
 ): Promise<AttemptOutcome<MultiGrant>> {
+  const at = ref.groups.map((group) => ({ group, opId: randomId() }));
+  if (wait !== undefined) wait.queuedAt = undefined; // set again below while still queued
+  const how = { signal, deadline };
+  const ask = ({ group, opId }: (typeof at)[number], i: number) =>
+    group.acquire(ref.owner, leaseMs, opId, how, i === 0 ? wait : undefined);
   const taken: Taken[] = [];
-  for (const group of ref.groups) {
-    const opId = randomId();
-    let outcome;
-    try {
-      outcome = await group.acquire(ref.owner, leaseMs, opId, { signal, deadline });
-    } catch (error) {
-      // This request may have run: undo it with the others, in the background.
-      if (error instanceof AbortedError || error instanceof OutcomeUnknownError)
-        taken.push({ group, opId });
+  /** The first group in order that answered busy, and its answer. */
+  let busy: { index: number; hint: ServerHint } | undefined;
+  if (wait?.granted === true) {
+    wait.granted = false;
+    const settled = await Promise.allSettled(at.map(ask));
+    let failure: { reason: unknown } | undefined;
+    settled.forEach((s, i) => {
+      const { group, opId } = at[i]!;
+      if (s.status === "rejected") {
+        failure ??= { reason: s.reason };
+        if (s.reason instanceof AbortedError || s.reason instanceof OutcomeUnknownError)
+          taken.push({ group, opId });
+      } else if ("busy" in s.value) busy ??= { index: i, hint: s.value.busy };
+      else taken.push({ group, opId, grant: s.value.granted });
+    });
+    if (failure !== undefined) {
       rollbackInBackground(ref, taken);
-      throw error;
+      throw failure.reason;
     }
-    if ("busy" in outcome) {
-      await rollback(ref, taken);
-      return { busy: outcome.busy };
+  } else {
+    for (const [i, one] of at.entries()) {
+      let outcome;
+      try {
+        outcome = await ask(one, i);
+      } catch (error) {
+        // This request may have run: undo it with the others, in the background.
+        if (error instanceof AbortedError || error instanceof OutcomeUnknownError) taken.push(one);
+        rollbackInBackground(ref, taken);
+        throw error;
+      }
+      if ("busy" in outcome) {
+        busy = { index: i, hint: outcome.busy };
+        break;
+      }
+      taken.push({ ...one, grant: outcome.granted });
     }
-    taken.push({ group, opId, grant: outcome.granted });
+  }
+  if (busy !== undefined) {
+    await rollback(ref, taken);
+    // the first group answered busy with a place in its queue: the waiter is queued there
+    if (wait !== undefined && busy.index === 0 && busy.hint.position > 0) wait.queuedAt = at[0];
+    return { busy: busy.hint };
   }
   return { granted: combine(taken) };
+}
+
+/** Leaves the queue the waiter joined at `at` (the abandon of that attempt), in the background. */
+export function leaveInBackground(ref: MultiRef, at: QueuedAt): void {
+  rollbackInBackground(ref, [at]);
 }
 
 /** Gives back what this attempt took. Throws the first failure after trying every group. */

@@ -47,8 +47,23 @@ export interface SlotGroup {
   readonly tag: string;
   /** Sorted by key. */
   readonly names: readonly string[];
-  /** All of the group's locks or none of them; never queues. `how`: the caller's signal and budget. */
-  acquire(owner: string, leaseMs: number, opId: string, how: RunOptions): Promise<GroupAcquire>;
+  /**
+   * All of the group's locks or none of them. `how`: the caller's signal and budget. `queue`: when
+   * busy, join (or stay in) the name's queue, promising to poll again within `returnWithinMs`;
+   * only a group of one name queues (see `channelPrefix`), a larger one ignores it.
+   */
+  acquire(
+    owner: string,
+    leaseMs: number,
+    opId: string,
+    how: RunOptions,
+    queue?: { readonly returnWithinMs: number },
+  ): Promise<GroupAcquire>;
+  /**
+   * A group of one name queues its waiters as the Lock does, and its release hands the lock to
+   * the head, announced on `channelPrefix + owner`; undefined for a larger group (never queues).
+   */
+  readonly channelPrefix?: string;
   /** Gives back exactly what operation `opId` took (if it ran) and makes a late copy of it do nothing. */
   abandon(owner: string, opId: string): Promise<void>;
   /** One hold level per name; per name whether it was held (by this owner and fence) and what count is left. */

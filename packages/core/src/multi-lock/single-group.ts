@@ -7,7 +7,7 @@ import { busyHint } from "./codec.ts";
 import type { GroupAcquire, SlotGroup } from "./group.ts";
 
 /**
- * A group of one name: exactly the Lock's scripts (acquire without queueing, release, extend,
+ * A group of one name: exactly the Lock's scripts (acquire, queueing when asked, release, extend,
  * abandon), so on the operation protocol; the hold carries the lock's lease version.
  */
 export function singleGroup(ctx: ClientContext, tag: string, name: string): SlotGroup {
@@ -16,11 +16,12 @@ export function singleGroup(ctx: ClientContext, tag: string, name: string): Slot
   return {
     tag,
     names: [name],
-    async acquire(owner, leaseMs, opId, how): Promise<GroupAcquire> {
+    channelPrefix: keys.channelPrefix,
+    async acquire(owner, leaseMs, opId, how, queue): Promise<GroupAcquire> {
       const { reply, sentAt } = await runAcquire(ref(owner), {
         leaseMs,
-        queue: false,
-        returnWithinMs: 0,
+        queue: queue !== undefined,
+        returnWithinMs: queue?.returnWithinMs ?? 0,
         op: { id: opId, deadline: undefined },
         // The wait's budget (start + waitMs + one request timeout) bounds every copy.
         budgetMs:

@@ -197,6 +197,49 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
       await second.release();
     });
 
+    it("a waiter queues at its first name, in one FIFO with Lock waiters, and is handed it first", async () => {
+      const { client } = await make();
+      const order: string[] = [];
+      const holder = await client.lock("q1").acquire({ leaseMs: 10_000 });
+      const multi = client
+        .multiLock(["q1", "q2"])
+        .acquire({ waitMs: 10_000 })
+        .then((held) => (order.push("multi"), held));
+      await delay(150); // queued at q1, first
+      const lock = client
+        .lock("q1")
+        .acquire({ waitMs: 10_000 })
+        .then((held) => (order.push("lock"), held));
+      await delay(150); // queued at q1, second
+      await holder.release(); // q1 is handed to the head: the multi-lock, which takes q2 too
+      const held = await multi;
+      expect(await locked(client, ["q1", "q2"])).toEqual([true, true]);
+      expect(held.fenceOf("q1")).toBeGreaterThan(holder.fence);
+      await held.release();
+      await (await lock).release();
+      expect(order).toEqual(["multi", "lock"]);
+    });
+
+    it("a queued waiter that gives up leaves the queue: the next waiter is handed the name", async () => {
+      const { client } = await make();
+      const holder = await client.lock("gq1").acquire({ leaseMs: 10_000 });
+      const error = await client
+        .multiLock(["gq1", "gq2"])
+        .acquire({ waitMs: 300 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AcquireTimeoutError);
+      await client.settled(); // its leave (the abandon of its queued attempt) has run
+      const next = client.lock("gq1").acquire({ waitMs: 10_000 });
+      await delay(100);
+      const released = Date.now();
+      await holder.release();
+      const held = await next;
+      // handed at the release (no grant reserved for the waiter that left, no claim window lost)
+      expect(Date.now() - released).toBeLessThan(1_000);
+      await held.release();
+      expect(await locked(client, ["gq1", "gq2"])).toEqual([false, false]);
+    });
+
     it("abort mid-wait rejects with the signal's reason and leaves nothing held", async () => {
       const { client } = await make();
       const blocker = await client.lock("ab2").acquire({ leaseMs: 10_000 });
