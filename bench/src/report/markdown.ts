@@ -141,7 +141,7 @@ ${
 
 ${familyTable(i.family)}
 
-Efficiency here is throughput × (C + R) ÷ permits (semaphores: 2 permits), so 1.0 is every permit handed on one round trip after its holder let go. The MultiLock never queues (a queued waiter would be handed one name while it waits for the others), so it polls.
+Efficiency here is throughput × (C + R) ÷ permits (semaphores: 2 permits), so 1.0 is every permit handed on one round trip after its holder let go. A MultiLock waiter queues at its first name and, handed it, asks every name at once: its hand-off is the grant message and one round trip, where the Lock's waiter enters on the message.
 `
     : ""
 }
