@@ -21,6 +21,10 @@ const KB = 1024;
 // about 0.75 KB above. Issue 14's goals (10 / 11 / 24 KB) are not met yet.
 // The Vercel keeper's Worker (added with issue 15's hand-over subpath, 20.6 KB) has the
 // Cloudflare keeper's budget and goal: the same renewals and hand-over, another budget clock.
+// Raised by 0.25 KB (1 KB for createClient) with the head of the queue joining or opening its
+// client's stream and asking again when a new one goes live (wait/wait-loop.ts,
+// shared-grant-stream.ts: the Lock's push at N = 2 went from 0.67 to 0.90), and for createClient
+// also the Semaphore's pushed-grant claim and the MultiLock's queueing (0.30 -> 0.53).
 
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
@@ -32,7 +36,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 20.5 * KB,
+    budget: 20.75 * KB,
     goal: 10 * KB,
   },
   {
@@ -48,7 +52,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 21.25 * KB,
+    budget: 21.5 * KB,
     goal: 11 * KB,
   },
   {
@@ -66,7 +70,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 21.25 * KB,
+    budget: 21.5 * KB,
     goal: 11 * KB,
   },
   {
@@ -92,7 +96,7 @@ export default {
   },
 };`,
     // +0.75 KB with the Semaphore's waiter entering on its pushed grant (semaphore/pushed-claim.ts)
-    budget: 37.75 * KB,
+    budget: 38.75 * KB,
     goal: 24 * KB,
   },
 ];
