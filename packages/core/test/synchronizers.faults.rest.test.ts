@@ -101,23 +101,36 @@ describe("semaphores and latch: exactly once over a faulty HTTP path", () => {
 // is a permit that lapses after the claim window unless claimed, and the claim (the permit's
 // first renewal) goes in the background. (The test clients above count requests through a
 // wrapper without push; these use the REST backend as a user would, with its stream.)
+/**
+ * A REST client as a user makes one (its stream included; claim window 800 ms) with its events,
+ * and another client on the same prefix.
+ */
+const pushClients = (extra: Omit<ClientOptions, "redis"> = {}) => {
+  const events: LockEvent[] = [];
+  const prefix = `p${Math.random().toString(36).slice(2)}`;
+  const redis = () => new Redis({ url: current().rest.url, token: current().rest.token });
+  const onEvent = (e: LockEvent) => events.push(e);
+  const client = createClient({ ...extra, redis: redis(), prefix, claimWindowMs: 800, onEvent });
+  return { events, client, other: createClient({ ...extra, redis: redis(), prefix }) };
+};
+
+/**
+ * The head's new stream goes live, and the head asks once more then (a grant made before it went
+ * live would have gone unheard): two busy attempts, the second on a live stream.
+ */
+const headListening = async (events: LockEvent[]) => {
+  while (eventsOf(events, "waited").length < 2) await delay(5);
+};
+
 describe("permit-expirable semaphore: a waiter enters on its pushed grant", () => {
   /** A holder of the only permit, and a waiter queued behind it whose stream is live. */
   const queuedBehindHolder = async (name: string) => {
-    const events: LockEvent[] = [];
-    const client = createClient({
-      redis: new Redis({ url: current().rest.url, token: current().rest.token }),
-      prefix: `p${Math.random().toString(36).slice(2)}`,
-      claimWindowMs: 800,
-      onEvent: (e) => events.push(e),
-    });
+    const { events, client } = pushClients();
     const s = client.permitExpirableSemaphore(name);
     await s.trySetPermits(1);
     const holder = await s.acquire({ leaseMs: 10_000 });
     const waiting = s.acquire({ leaseMs: 10_000, waitMs: 10_000 });
-    // The head's new stream goes live, and the head asks once more then (a grant made before it
-    // went live would have gone unheard): two busy attempts, the second on a live stream.
-    while (eventsOf(events, "waited").length < 2) await delay(5);
+    await headListening(events);
     return { client, events, s, holder, waiting };
   };
 
@@ -162,21 +175,13 @@ describe("permit-expirable semaphore: a waiter enters on its pushed grant", () =
 describe("semaphore: a waiter enters on its pushed grant", () => {
   /** A holder of the only permit, and a waiter queued behind it whose stream is live. */
   const queuedBehindHolder = async (name: string, extra: Omit<ClientOptions, "redis"> = {}) => {
-    const events: LockEvent[] = [];
-    const prefix = `s${Math.random().toString(36).slice(2)}`;
-    const redis = () => new Redis({ url: current().rest.url, token: current().rest.token });
-    const onEvent = (e: LockEvent) => events.push(e);
-    const options = { ...extra, prefix, claimWindowMs: 800, onEvent };
-    const client = createClient({ redis: redis(), ...options });
+    const { events, client, other } = pushClients(extra);
     const s = client.semaphore(name);
     await s.trySetPermits(1);
     const holder = await s.acquire();
     const waiting = s.acquire({ waitMs: 10_000 });
-    // The head's new stream goes live, and the head asks once more then (a grant made before it
-    // went live would have gone unheard): two busy attempts, the second on a live stream.
-    while (eventsOf(events, "waited").length < 2) await delay(5);
-    const other = createClient({ ...extra, redis: redis(), prefix }).semaphore(name);
-    return { client, events, s, holder, waiting, other };
+    await headListening(events);
+    return { client, events, s, holder, waiting, other: other.semaphore(name) };
   };
 
   it("enters on the message, with no second attempt, and its claim takes the permits for good", async () => {
