@@ -239,6 +239,28 @@ describe("semaphore: a waiter enters on its pushed grant", () => {
     });
   }
 
+  it("withPermits rejects with LeaseLostError when the permits it entered on were lost", async () => {
+    const { events, client } = pushClients();
+    const s = client.semaphore("with");
+    await s.trySetPermits(1);
+    const holder = await s.acquire();
+    const result = s.withPermits(
+      async (hold) => {
+        await aborted(hold.signal, 2_000);
+        return "done";
+      },
+      { waitMs: 10_000 },
+    );
+    await headListening(events);
+    // Every acquire fails before it runs from here on: the claim never lands.
+    await current().faults.add({ kind: "fail-before", times: 100, match: sem.acquireScript.sha });
+    await holder.release();
+    await expect(result).rejects.toBeInstanceOf(LeaseLostError);
+    await current().faults.clear();
+    await client.settled();
+    expect(await settlesTo(() => s.availablePermits(), 1, 1_500)).toBe(1);
+  });
+
   it("a hold serialised before its claim landed is given back exactly once, by any copy", async () => {
     const { client, s, holder, waiting, other } = await queuedBehindHolder("serialised");
     await holder.release();
