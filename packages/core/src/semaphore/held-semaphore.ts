@@ -25,6 +25,8 @@ export class SemaphoreHoldView implements SemaphoreHold {
   /** A copy was serialised while the claim was unconfirmed: every copy gives back through it. */
   #claimSerialised: boolean;
   #state: "held" | "releasing" | "released" = "held";
+  /** The signal of permits taken by a reply: never aborted (made on first use, not at import). */
+  #neverAborted: AbortSignal | undefined;
 
   constructor(
     ref: SemaphoreRef,
@@ -44,7 +46,8 @@ export class SemaphoreHoldView implements SemaphoreHold {
   }
 
   get signal(): AbortSignal {
-    return this.#claim?.signal ?? NEVER_ABORTED;
+    // Not a module-level constant: workerd refuses an AbortController made at global scope.
+    return this.#claim?.signal ?? (this.#neverAborted ??= new AbortController().signal);
   }
 
   async release(): Promise<void> {
@@ -131,5 +134,3 @@ export class SemaphoreHoldView implements SemaphoreHold {
     this.#ref.ctx.background(this.release());
   }
 }
-
-const NEVER_ABORTED = new AbortController().signal;
