@@ -1,6 +1,6 @@
--- Learn how long holds last, so waiters can poll just in time (moving average, weight 1/4): only
--- from a release someone waited for (a queued waiter was handed the lock, or readers were told),
--- since only waiters read it, and a name nobody waits on should cost no bookkeeping. The
+-- Learn how long holds last, so waiters can poll just in time (moving average, weight 1/4), from
+-- every release: the first waiter (or a refused try, whose Retry-After a web middleware derives
+-- from them) must find the name's typical hold already. The
 -- statistics' ttl is refreshed (and its time kept in e) once half of it has passed, not on every
 -- release: they outlive the last release by between half the ttl and the whole of it.
 local function record_hold(stats_key, granted_at, stats_ttl)

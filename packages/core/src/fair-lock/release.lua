@@ -21,7 +21,6 @@ local owner, fence = ARGV[1], ARGV[2]
 local fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 
 -- @include _release-level.lua
-if grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil) then
-  record_hold(stats_key, held_since, stats_ttl)
-end
+record_hold(stats_key, held_since, stats_ttl)
+grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 return {1, 0}

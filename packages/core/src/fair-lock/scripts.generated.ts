@@ -54,8 +54,8 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "dedac40e0af13cc62b877fa88f50c8d2c1784339" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "if grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil) then\nrecord_hold(stats_key, held_since, stats_ttl)\nend\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "195d2c62fc57208df1825765423658c03e175fe9" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "record_hold(stats_key, held_since, stats_ttl)\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],
   args: ["owner", "fence", "fenceTtlMs", "channelPrefix", "statsTtlMs"],

@@ -28,13 +28,13 @@ if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 if tonumber(state[5] or '1') > 1 then return {1, redis.call('HINCRBY', lock_key, 'c', -1)} end
 
 redis.call('DEL', lock_key)
-if grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil) then
+do
   -- Learn how long holds are used and how regular that is, and how long a whole hand-off cycle
   -- takes (grant to release, including the next holder's lateness in claiming), so waiters can
   -- poll just in time: moving averages (weight 1/4) kept to 0.1 ms, so that rounding does not
   -- drag them below the truth. A grant released before its claim landed counts too: it was used.
-  -- Only from a release someone waited for (a queued waiter was handed the lock): only waiters
-  -- read them, and a name nobody waits on should cost no bookkeeping.
+  -- Every release records them, also where nobody waits: the first waiter (or refused try, whose
+  -- Retry-After a web middleware derives from them) must find the name's typical hold already.
   local used = now_ms - tonumber(state[4] or state[3])
   local cycle = now_ms - tonumber(state[3])
   local stats = redis.call('HMGET', stats_key, 'h', 'd', 'y', 'e')
@@ -55,4 +55,5 @@ if grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl
   redis.call('HSET', stats_key, unpack(fields))
   if refresh then redis.call('PEXPIRE', stats_key, stats_ttl) end
 end
+grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil)
 return {1, 0}

@@ -34,5 +34,5 @@ end
 -- Readers found this writer in their way and wait: unless a queued writer got the lock, tell
 -- them on the name's own channel (the prefix, no owner), where their push listens.
 if state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end
-if writer or state[4] == '1' then record_hold(stats_key, held_since, stats_ttl) end
+record_hold(stats_key, held_since, stats_ttl)
 return {1, 0}
