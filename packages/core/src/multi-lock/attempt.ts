@@ -67,7 +67,6 @@ export async function attemptAll(
   /** The first group in order that answered busy, and its answer. */
   let busy: { index: number; hint: ServerHint } | undefined;
   if (wait?.granted === true) {
-    wait.granted = false;
     const settled = await Promise.allSettled(at.map(ask));
     let failure: { reason: unknown } | undefined;
     settled.forEach((s, i) => {
