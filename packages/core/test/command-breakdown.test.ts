@@ -106,7 +106,7 @@ const OWN_LIMITS: Record<Kind, { uncontended: number; contended: number }> = {
   read: { uncontended: 14, contended: 0 },
   write: { uncontended: 11, contended: 18 },
   semaphore: { uncontended: 9, contended: 17 },
-  permit: { uncontended: 11, contended: 23 },
+  permit: { uncontended: 9, contended: 18 },
 };
 
 const rows: string[] = [];

@@ -37,5 +37,5 @@ redis.call('ZREM', deadlines_key, waiter)
 reclaim(permits_key, versions_key)
 local removed = redis.call('ZREM', permits_key, waiter)
 redis.call('HDEL', versions_key, waiter)
-pass_on(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, quarantine, {key = KEYS[8], ttl = tonumber(ARGV[8])})
+pass_on(state_key, permits_key, versions_key, queue_key, deadlines_key, claim_ms, channel_prefix, quarantine, {key = KEYS[8], ttl = tonumber(ARGV[8])})
 return {removed}

@@ -12,6 +12,8 @@
 -- @arg waiter  waiter id: the permit id
 -- @arg leaseMs
 -- @arg queue  1 = join the queue when busy, 0 = try only
+-- @arg queuedBefore  1 when an earlier attempt of this acquire may have queued it (so a direct
+--   grant may be waiting under its id), else 0
 -- @arg returnWithinMs  ms within which a queued waiter promises to poll again
 -- @arg claimMs  claim window ms
 -- @arg fenceTtlMs  fence counter ttl ms
@@ -22,38 +24,39 @@
 -- @include ../common/fence.lua
 -- @include _grant-heads.lua
 local state_key, permits_key, versions_key, queue_key, deadlines_key, fence_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local waiter, lease, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
-local return_within, claim_ms, fence_ttl, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local waiter, lease, queue, queued_before = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4] == '1'
+local return_within, claim_ms, fence_ttl, channel_prefix = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
 
 -- The ZADD makes a new permit or turns this waiter's unclaimed direct grant (a permit under its
--- id) into a held one: either way it now holds, with the full lease.
-local function granted(fresh)
+-- id) into a held one: either way it now holds, with the full lease. `kept`: the grant's expiry.
+local function granted(fresh, kept)
   redis.call('ZADD', permits_key, now_ms + lease, waiter)
-  keep_permits_key(permits_key, now_ms + lease, fresh)
+  keep_permits_key(permits_key, now_ms + lease, fresh, kept)
   return {1, next_fence(fence_key, fence_ttl), lease, 0, 0}
 end
 
-reclaim(permits_key, versions_key)
-local free, none_held, queue_empty = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine, {key = fence_key, ttl = fence_ttl})
--- Free permits and an empty queue (so this waiter is not queued, and no one is ahead): take one.
--- A direct grant of ours, if any, is among the live permits: the ZADD claims it.
-if queue_empty and free > 0 and quarantine_left(quarantine) == 0 then return granted(none_held) end
--- a live permit under this waiter's id can only be an unclaimed direct grant: claim it
-if redis.call('ZSCORE', permits_key, waiter) then return granted(false) end
+-- Only a waiter that may have queued before can hold a direct grant: it looks for one first, and
+-- claims it without counting anything.
+local grant = queued_before and live_expiry(permits_key, waiter)
+if grant then return granted(false, grant) end
 
-local queued = not queue_empty and redis.call('ZSCORE', queue_key, waiter)
-if not queued and free > 0 and (queue_empty or redis.call('ZCARD', queue_key) == 0) then
+local free, none_held, queue_empty, to_self = grant_heads(state_key, permits_key, versions_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine, {key = fence_key, ttl = fence_ttl})
+-- Free permits and an empty queue (so this waiter is not queued, and no one is ahead): take one.
+if queue_empty and free > 0 and quarantine_left(quarantine) == 0 then return granted(none_held) end
+-- grant_heads has just made this waiter a direct grant (it was the head): claim it
+if to_self then return granted(false, now_ms + claim_ms) end
+
+if not queue_empty and free > 0 and not redis.call('ZSCORE', queue_key, waiter) and redis.call('ZCARD', queue_key) == 0 then
   if quarantine_left(quarantine) == 0 then return granted(false) end
 end
 
 if queue then
   redis.call('ZADD', queue_key, 'NX', now_us, waiter)
   redis.call('ZADD', deadlines_key, now_ms + return_within, waiter)
+  -- as the Lock's queue: a poll deadline is at most the longest return window ahead
   local horizon = return_within + 60000
-  if redis.call('PTTL', queue_key) < horizon then
-    redis.call('PEXPIRE', queue_key, horizon)
-    redis.call('PEXPIRE', deadlines_key, horizon)
-  end
+  redis.call('PEXPIRE', queue_key, horizon)
+  redis.call('PEXPIRE', deadlines_key, horizon)
 end
 local position = 0
 local rank = redis.call('ZRANK', queue_key, waiter)

@@ -19,13 +19,17 @@ export async function acquirePermit(
   const resolved = resolveHoldOptions(options, ref.ctx, { waitMs: 0 });
   const { waitMs, leaseMs, keepAlive, maxHoldMs, signal } = resolved;
   const waiter = randomId();
+  // Set once an attempt that may queue is sent: its answer may be lost, and a late copy of it
+  // may still arrive, so from then on a direct grant may wait under this id.
+  let queuedBefore = false;
   const result = await acquireAsWaiter<HeldPermit>({
     ref,
     waiter,
     waitMs,
     signal,
     attempt: async ({ op, queue, returnWithinMs, budgetMs }) => {
-      const p = { waiter, leaseMs, queue, returnWithinMs, op, budgetMs, signal };
+      const p = { waiter, leaseMs, queue, queuedBefore, returnWithinMs, op, budgetMs, signal };
+      if (queue) queuedBefore = true;
       const { reply, sentAt } = await runAcquire(ref, p);
       if (reply.status === "busy") return { busy: reply.hint };
       const init = {

@@ -37,6 +37,8 @@ export async function runAcquire(
     waiter: string;
     leaseMs: number;
     queue: boolean;
+    /** An earlier attempt of this acquire may have queued it. */
+    queuedBefore: boolean;
     returnWithinMs: number;
     op: Operation;
     budgetMs: number;
@@ -51,6 +53,7 @@ export async function runAcquire(
       waiter: p.waiter,
       leaseMs: p.leaseMs,
       queue: p.queue ? 1 : 0,
+      queuedBefore: p.queuedBefore ? 1 : 0,
       returnWithinMs: p.returnWithinMs,
       claimMs: ctx.claimWindowMs,
       fenceTtlMs: ctx.fenceTtlMs,
@@ -63,10 +66,15 @@ export async function runAcquire(
   return { reply: decodeAcquire(reply, serverMs), sentAt };
 }
 
+/**
+ * `renewed`: the caller may have renewed the permit (or does not know: `tryRelease` by id), so
+ * its lease version entry is deleted with it.
+ */
 export async function runRelease(
   ref: PermitSemaphoreRef,
   permitId: string,
   op: Operation,
+  renewed: boolean,
 ): Promise<{ released: boolean }> {
   const { ctx, keys } = ref;
   const { reply } = await run(ctx, releaseScript, {
@@ -77,6 +85,7 @@ export async function runRelease(
       claimMs: ctx.claimWindowMs,
       channelPrefix: keys.channelPrefix,
       fenceTtlMs: ctx.fenceTtlMs,
+      renewed: renewed ? 1 : 0,
     },
     op,
   });

@@ -23,8 +23,8 @@ local fence = {key = KEYS[6], ttl = tonumber(ARGV[5])}
 reclaim(permits_key, versions_key)
 local total = tonumber(redis.call('HGET', state_key, 't') or '0')
 local refused = (mode == 'set' and redis.call('EXISTS', state_key) == 1) or (mode == 'add' and total + amount < 0)
-if refused then return {0, available(state_key, permits_key), total} end
+if refused then return {0, available(state_key, permits_key, versions_key), total} end
 if mode == 'set' then total = amount else total = total + amount end
 redis.call('HSET', state_key, 't', total)
-local free = grant_heads(state_key, permits_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, quarantine, fence)
+local free = grant_heads(state_key, permits_key, versions_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, quarantine, fence)
 return {1, free, total}

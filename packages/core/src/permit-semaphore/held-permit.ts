@@ -33,6 +33,8 @@ export class HeldPermit implements Permit {
   readonly #releaseOp: Operation = newOperation();
   readonly #keeping: HoldKeeping;
   #released = false;
+  /** A renewal was sent (it may have made a lease version entry though its answer never came). */
+  #renewalSent = false;
 
   constructor(ref: PermitSemaphoreRef, init: PermitInit) {
     this.#ref = ref;
@@ -53,6 +55,7 @@ export class HeldPermit implements Permit {
     this.lease = this.#keeping.lease;
     const what = `extend of a permit of "${ref.name}"`;
     this.#renewals = new OrderedRenewals(this, ref.ctx.policy.retryWindowMs, what, async (p) => {
+      this.#renewalSent = true;
       const r = await runExtend(ref, { ...p, permitId: this.id, version: this.version });
       if (r.status !== "gone") this.version = Math.max(this.version, r.version);
       return r;
@@ -89,7 +92,8 @@ export class HeldPermit implements Permit {
     this.#keeping.stop();
     let result;
     try {
-      result = await runRelease(this.#ref, this.id, this.#releaseOp);
+      const renewed = this.version > 0 || this.#renewalSent;
+      result = await runRelease(this.#ref, this.id, this.#releaseOp, renewed);
     } catch (error) {
       // Unknown outcome: the lease runs out on its own; the holder must not believe it holds.
       this.lease.lose("release-failed", error);

@@ -94,7 +94,7 @@ export class PermitExpirableSemaphore {
   /** Releases a permit by id (Redisson's `tryRelease`): `false` when it was released or expired. */
   async tryRelease(permitId: string): Promise<boolean> {
     validateName("permitId", permitId);
-    return (await runRelease(this.#ref, permitId, newOperation())).released;
+    return (await runRelease(this.#ref, permitId, newOperation(), true)).released;
   }
 
   /** Permits free right now: the total minus the permits whose lease has not run out. */

@@ -80,6 +80,26 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
       await next.release();
     });
 
+    // Expired permits are purged only when none looks free (a free permit makes the purge
+    // pointless for a take), so an expired one may still sit in the permits zset: its release
+    // must still say it was not held, and its slot must count as free.
+    it("a permit that expired while others stayed free is not released, though no purge dropped it", async () => {
+      const { client } = await make();
+      const sem = client.permitExpirableSemaphore("expired-unpurged");
+      await sem.trySetPermits(3);
+      const short = await sem.acquire({ leaseMs: 200 });
+      const other = await sem.acquire({ leaseMs: 10_000 });
+      await delay(400);
+      const third = await sem.acquire({ leaseMs: 10_000 }); // one still looked free: no purge
+      expect(await sem.status()).toMatchObject({ available: 1, live: 2 });
+      expect(await sem.tryRelease(short.id)).toBe(false);
+      await expect(short.release()).rejects.toBeInstanceOf(NotHeldError);
+      const fourth = await sem.acquire({ leaseMs: 10_000 });
+      expect(await sem.tryAcquire({ leaseMs: 10_000 })).toBeNull();
+      for (const p of [other, third, fourth]) await p.release();
+      expect(await sem.availablePermits()).toBe(3);
+    });
+
     it("expiry follows the server's clock only: a client wall clock far ahead changes nothing", async () => {
       const { client } = await make();
       const sem = client.permitExpirableSemaphore("skew");
@@ -182,6 +202,7 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
         waiter: "w1",
         leaseMs: 10_000,
         queue: false,
+        queuedBefore: false,
         returnWithinMs: 1_000,
         op: opOf("op-take"),
         budgetMs: 1_000,
@@ -191,8 +212,8 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
       expect(first.reply).toEqual(again.reply);
       expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
       const held = await sem.acquire({ leaseMs: 10_000 });
-      expect((await runRelease(ref, "w1", opOf("op-free"))).released).toBe(true);
-      expect((await runRelease(ref, "w1", opOf("op-free"))).released).toBe(true); // recorded answer, no second release
+      expect((await runRelease(ref, "w1", opOf("op-free"), false)).released).toBe(true);
+      expect((await runRelease(ref, "w1", opOf("op-free"), false)).released).toBe(true); // recorded answer, no second release
       expect(await sem.status()).toMatchObject({ available: 1, live: 1 });
       await held.release();
     });
