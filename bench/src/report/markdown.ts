@@ -101,7 +101,7 @@ ${
 
 ${pushScaleTable([...i.results.pushScale, ...i.results.pushRefused.slice(0, 1).map((p) => p.result)], i.overhead)}
 
-edgelock with push only, each worker its own client; N = 12 is the first row above, N = 2 and N = 64 run about 160 sections each in one pass.`
+edgelock with push only, each worker its own client; N = 12 is the first row above, N = 2 runs 160 sections (80 per worker) and N = 64 1,280 (20 per worker, as at N = 12, so each client's one stream opening weighs as it does there), each in one pass.`
     : ""
 }
 

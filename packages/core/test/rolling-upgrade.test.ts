@@ -189,7 +189,9 @@ describe("rolling upgrade: c6a5b43 clients and today's on one database", () => {
       const held = await kind.handle(client, "q").acquire({ leaseMs: 10_000 });
       const waiter = kind.old(backend, prefix, "q", "old-waiter");
       expect(await waiter.poll!(10_000)).toMatchObject({ status: 0, position: 1 });
-      await held.release(); // hands the lock to the queue's head: the old waiter
+      // The old waiter did not mark the hold (w), so the release does not read the queue: the
+      // next acquire that finds the lock free (here the newcomer's) grants the queue's head first.
+      await held.release();
       const newcomer = kind.rival(client, "q");
       expect(await newcomer.tryAcquire()).toBeNull();
       const claimed = await waiter.poll!(10_000);

@@ -9,6 +9,14 @@ local function refresh_deadline(queue_key, deadlines_key, owner, return_within)
   return false
 end
 
+-- `mark_queued`: a waiter joins behind the hold in `state` (the hash's fields, w 7th): mark the
+-- hold, so that its release looks at the queue (one HSET, once per hold). A hold without the mark
+-- never had anyone queued behind it (grant_head marks a grant with waiters left), and its release
+-- skips the queue read.
+local function mark_queued(lock_key, state)
+  if not state[7] then redis.call('HSET', lock_key, 'w', 1) end
+end
+
 -- `enqueue`: join the queue at the tail (keeping the place already held), declare the server time
 -- by which this waiter polls again, and keep both keys alive past every declared deadline.
 -- `refreshed`: refresh_deadline already found it queued and set its deadline (nothing to add).

@@ -8,8 +8,9 @@
 -- too, as the Lock's is: a waiter that entered on its grant message may release before its
 -- background claim lands (its claim then finds the grant gone and changes nothing).
 -- (r: readers of a read-write lock wait for this writer's release, the includer may tell them;
--- d: this writer took a read hold too, the only way a reader lives beside a writer)
-local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'r', 'c', 'd')
+-- d: this writer took a read hold too, the only way a reader lives beside a writer;
+-- w: someone queued behind this hold, so the includer hands on only then: see _enqueue.lua)
+local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'r', 'c', 'd', 'w')
 if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 
 -- The last level (the usual case) needs no decrement: the hash is deleted below.

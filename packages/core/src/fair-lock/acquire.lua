@@ -2,7 +2,7 @@
 -- Strict FIFO: a free lock goes to the first live waiter, never to a newcomer while one is queued.
 -- @protocol
 -- @key lock  hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a direct
---   grant is unclaimed, v lease version (absent: 0)
+--   grant is unclaimed, v lease version (absent: 0), w = 1 once someone queued behind this hold
 -- @key fence  fence counter
 -- @key queue  waiter queue (zset owner -> arrival µs)
 -- @key deadlines  waiter poll deadlines (zset owner -> server ms)
@@ -13,6 +13,7 @@
 -- @arg returnWithinMs  ms within which a queued waiter promises to poll again
 -- @arg fenceTtlMs  fence counter ttl ms
 -- @arg channelPrefix  grant channel prefix
+-- @arg queuedBefore  1 when an earlier attempt of this acquire may have queued the caller, else 0
 -- @reply status fence count pttl position meanHoldMs holdAgeMs version
 --   status 1 granted, 2 re-entered, 0 busy (position > 0 when queued),
 --   -3 quarantined (pttl = ms left of the restart quarantine; no grant made)
@@ -23,18 +24,19 @@
 local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])
-local fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]
+local fence_ttl, channel_prefix, queued_before = tonumber(ARGV[5]), ARGV[6], ARGV[7] == '1'
 
 -- @include _granted.lua
 
 -- read once: the grant and claim answers come from it (and from what they write)
-local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')
+local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c', 'w')
 local holder, claimed, granted_at = state[1], state[2], state[3]
 -- @include _reenter.lua
 if holder == owner then return reenter() end
 
 -- a queued waiter's poll moves its deadline before any grant looks at it
-local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
+-- (only a caller that may have queued before can be in the queue: others need no look)
+local refreshed = queue and queued_before and refresh_deadline(queue_key, deadlines_key, owner, return_within)
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined
 -- @include _take-free.lua
@@ -45,6 +47,7 @@ end
 local pttl = live_pttl(lock_key)
 local position = 0
 if queue then
+  mark_queued(lock_key, state)
   position = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)
 else
   -- a try-only attempt by a waiter still queued reports its place, so the caller knows to leave

@@ -7,7 +7,7 @@ import { lockInfo, type AcquireReply, type LockInfo } from "../lock/codec.ts";
 import type { ExtendParams, ExtendResult, LockCalls } from "../lock/lock-shape.ts";
 import type { AcquireParams, LockRef } from "../lock/lock-ref.ts";
 import { decodeRenewal } from "../lease/ordered-renewal.ts";
-import { queueKeys, queuedAcquireArgs, queuedReleaseArgs, renewalArgs } from "../lock/calls.ts";
+import { fairAcquireArgs, queueKeys, queuedReleaseArgs, renewalArgs } from "../lock/calls.ts";
 import { decodeQueuedAcquire } from "./codec.ts";
 import {
   abandonScript,
@@ -32,7 +32,7 @@ async function acquire(
   const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
     keys: { ...queueKeys(keys), stats: keys.stats },
-    args: queuedAcquireArgs(ref, p),
+    args: fairAcquireArgs(ref, p),
     op: p.op,
     budgetMs: p.budgetMs,
     signal: p.signal,

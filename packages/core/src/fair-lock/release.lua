@@ -22,5 +22,7 @@ local fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumbe
 
 -- @include _release-level.lua
 record_hold(stats_key, held_since, stats_ttl)
-grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
+-- only a hold someone queued behind (w) has a queue to hand on to (an older client's hold has no
+-- mark: its waiters find the lock free on their next poll, within their declared return window)
+if state[7] == '1' then grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil) end
 return {1, 0}

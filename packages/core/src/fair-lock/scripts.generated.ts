@@ -4,7 +4,7 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "a79fbe632b853293eb7abf862726891cdeddff09" as string,
+  sha: "2dd942eb37055c9a2ed538b0b22bd9c7372fe202" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + "local lock_key, fence_key, queue_key, deadlines_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\n" + luaLockAbandonTake + "redis.call('DEL', lock_key)\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "fence", "queue", "deadlines", "op"],
@@ -14,11 +14,11 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "42b22bc9ac800c26e4bf3200a57a1ce675b240a6" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\n" + luaFairLockReenter + "if holder == owner then return reenter() end\nlocal refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nif not holder then\n" + luaFairLockTakeFree + "if holder == owner then return reenter() end\nend\nlocal pttl = live_pttl(lock_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(granted_at or now_ms)\nreturn {0, 0, 0, pttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "133ef4d543111191c5e6fff0704f0862420f6518" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix, queued_before = tonumber(ARGV[5]), ARGV[6], ARGV[7] == '1'\n" + luaFairLockGranted + "local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c', 'w')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\n" + luaFairLockReenter + "if holder == owner then return reenter() end\nlocal refreshed = queue and queued_before and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nif not holder then\n" + luaFairLockTakeFree + "if holder == owner then return reenter() end\nend\nlocal pttl = live_pttl(lock_key)\nlocal position = 0\nif queue then\nmark_queued(lock_key, state)\nposition = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(granted_at or now_ms)\nreturn {0, 0, 0, pttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],
-  args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix"],
+  args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix", "queuedBefore"],
   reply: ["status", "fence", "count", "pttl", "position", "meanHoldMs", "holdAgeMs", "version"],
 } as const satisfies ManifestScript;
 
@@ -34,7 +34,7 @@ export const extendScript = {
 
 export const forceUnlockScript = {
   name: "force-unlock",
-  sha: "970792cb7cd607c5ed1b35045976e88e40312181" as string,
+  sha: "55bdf99650891706826be85a4517a467dea73818" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + "if redis.call('DEL', KEYS[1]) == 0 then return {0} end\ngrant_head(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[1]), ARGV[2], nil)\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines"],
@@ -54,8 +54,8 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "195d2c62fc57208df1825765423658c03e175fe9" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "record_hold(stats_key, held_since, stats_ttl)\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "622441152013c7ead6a4a60c592e78f4a3bb4996" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "record_hold(stats_key, held_since, stats_ttl)\nif state[7] == '1' then grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil) end\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],
   args: ["owner", "fence", "fenceTtlMs", "channelPrefix", "statsTtlMs"],

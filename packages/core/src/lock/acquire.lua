@@ -1,7 +1,8 @@
 -- Acquire or re-enter the reentrant lock; on failure, optionally join the waiter queue.
 -- @protocol
 -- @key lock  hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a direct
---   grant is unclaimed, u its use began (server ms; absent: at t), v lease version (absent: 0)
+--   grant is unclaimed, u its use began (server ms; absent: at t), v lease version (absent: 0),
+--   w = 1 once someone queued behind this hold (its release hands on only then)
 -- @key fence  fence counter
 -- @key queue  waiter queue (zset owner -> arrival µs)
 -- @key deadlines  waiter poll deadlines (zset owner -> server ms)
@@ -27,7 +28,7 @@ local fence_ttl, channel_prefix = tonumber(ARGV[6]), ARGV[7]
 
 -- The hold as it stands, read once: every branch below answers from it (and from what it
 -- writes) instead of reading the hash again.
-local state = redis.call('HMGET', lock_key, 'o', 'c', 'f', 'v', 'g', 't', 'u')
+local state = redis.call('HMGET', lock_key, 'o', 'c', 'f', 'v', 'g', 't', 'u', 'w')
 local holder = state[1]
 local version = tonumber(state[4] or '0')
 
@@ -35,7 +36,7 @@ if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined
   local left = quarantine_left(quarantine)
   if left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0, 0, 0} end
-  local next_holder, head_fence = grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, owner)
+  local next_holder, head_fence, marked = grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, owner)
   if not next_holder then
     -- A new grant: the hash is written whole here, so the answer needs no read of it. A free
     -- lock has no hash (a release deletes it; an expiry drops it whole), so no version either.
@@ -48,7 +49,7 @@ if not holder then
   -- new holder is another waiter (busy for us, its use not begun), or this very caller, the
   -- queue's head, which claims its grant just below
   holder = next_holder
-  state = {next_holder, '1', string.format('%.0f', head_fence), state[4], '1', tostring(now_ms), nil}
+  state = {next_holder, '1', string.format('%.0f', head_fence), state[4], '1', tostring(now_ms), nil, marked and '1' or nil}
 end
 
 if holder == owner then
@@ -80,6 +81,8 @@ end
 local remaining = live_pttl(lock_key)
 local position = 0
 if queue then
+  -- mark the hold: its release must look at the queue (one HSET, once per hold)
+  if not state[8] then redis.call('HSET', lock_key, 'w', 1) end
   redis.call('ZADD', queue_key, 'NX', now_us, owner)
   redis.call('ZADD', deadlines_key, now_ms + return_within, owner)
   local horizon = remaining + return_within + 60000

@@ -25,6 +25,8 @@ export async function acquireLock(
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire "${ref.name}"`, opts.signal.reason);
   let lastOp: Operation | undefined;
+  // Set once an attempt that may queue is sent (see AcquireParams.queuedBefore).
+  let queuedBefore = false;
   const startedAt = now();
   const abandon = (op: Operation | undefined) =>
     op &&
@@ -42,10 +44,13 @@ export async function acquireLock(
   ): Promise<AttemptOutcome<Granted>> => {
     const op = (lastOp = newOperation());
     const waitLeft = Math.max(0, startedAt + opts.waitMs - now());
+    const mayBeQueued = queuedBefore;
+    if (queue) queuedBefore = true;
     try {
       const { reply, sentAt } = await callsOf(ref).acquire(ref, {
         leaseMs: opts.leaseMs,
         queue,
+        queuedBefore: mayBeQueued,
         returnWithinMs,
         op,
         budgetMs: Math.ceil(waitLeft) + ctx.policy.requestTimeoutMs,

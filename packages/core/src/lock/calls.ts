@@ -42,6 +42,12 @@ export function queuedAcquireArgs(ref: LockRef, p: AcquireParams) {
   };
 }
 
+/** The fair layout's acquire args (the fair lock's, the write side's): the queued ones and whether
+ * an earlier attempt may have queued the caller. */
+export function fairAcquireArgs(ref: LockRef, p: AcquireParams) {
+  return { ...queuedAcquireArgs(ref, p), queuedBefore: p.queuedBefore ? 1 : 0 };
+}
+
 /** The args every queued lock's release takes (the Lock's adds its claim window). */
 export function queuedReleaseArgs(ref: LockRef, fence: number) {
   return {

@@ -13,6 +13,11 @@ export interface LockRef extends ResourceRef<LockKeys> {
 export interface AcquireParams {
   readonly leaseMs: number;
   readonly queue: boolean;
+  /**
+   * An earlier attempt of this acquire may have queued it (its answer may be lost, a late copy
+   * may still land): only then need the fair layout's scripts look for its place in the queue.
+   */
+  readonly queuedBefore?: boolean | undefined;
   readonly returnWithinMs: number;
   /** This attempt: its id, and the deadline the engine gives its copies. */
   readonly op: Operation;

@@ -21,7 +21,7 @@ local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2
 local owner, fence = ARGV[1], ARGV[2]
 local claim_ms, fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6])
 
-local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'u', 'c')
+local state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'u', 'c', 'w')
 if state[1] ~= owner or state[2] ~= fence then return {0, 0} end
 
 -- The last hold (the usual case) needs no decrement: the hash is deleted below.
@@ -55,5 +55,11 @@ do
   redis.call('HSET', stats_key, unpack(fields))
   if refresh then redis.call('PEXPIRE', stats_key, stats_ttl) end
 end
-grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil)
+-- Only a hold someone queued behind (w) has a queue to hand on to: acquire.lua marks it when a
+-- waiter joins, grant_head when it grants with waiters left. A hold without the mark skips the
+-- queue read. (A hold made by an older client has no mark: its waiters find the lock free on
+-- their next poll, within their declared return window.)
+if state[6] == '1' then
+  grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_ms, fence_ttl, channel_prefix, nil)
+end
 return {1, 0}

@@ -5,7 +5,8 @@
 -- left to wait for itself.
 -- @protocol
 -- @key lock  writer hash: o owner, c count, f fence, t granted at, g = 1 while a direct grant is
---   unclaimed, v lease version (absent: 0), r = 1 once a reader waits, d = 1 once it downgraded
+--   unclaimed, v lease version (absent: 0), r = 1 once a reader waits, d = 1 once it downgraded,
+--   w = 1 once a writer queued behind this hold
 -- @key fence  fence counter
 -- @key queue  writer queue (zset owner -> arrival µs)
 -- @key deadlines  writer poll deadlines (zset owner -> server ms)
@@ -18,6 +19,7 @@
 -- @arg returnWithinMs  ms within which a queued waiter promises to poll again
 -- @arg fenceTtlMs  fence counter ttl ms
 -- @arg channelPrefix  grant channel prefix
+-- @arg queuedBefore  1 when an earlier attempt of this acquire may have queued the caller, else 0
 -- @reply status fence count pttl position meanHoldMs holdAgeMs version
 --   status 1 granted, 2 re-entered, 0 busy, -2 caller holds the read lock, -3 quarantined
 --   (pttl = ms left of the restart quarantine; no grant made)
@@ -30,12 +32,12 @@ local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3],
 local readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])
-local fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]
+local fence_ttl, channel_prefix, queued_before = tonumber(ARGV[5]), ARGV[6], ARGV[7] == '1'
 
 -- @include ../fair-lock/_granted.lua
 
 -- read once: the grant and claim answers come from it (and from what they write)
-local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')
+local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c', 'w')
 local holder, claimed, granted_at = state[1], state[2], state[3]
 -- @include ../fair-lock/_reenter.lua
 if holder == owner then return reenter() end
@@ -44,7 +46,8 @@ if holder == owner then return reenter() end
 -- no new reader is let in beside it but the writer itself (a downgrade, which re-enters above).
 local readers = not holder and live_readers(readers_key, holds_key)
 -- a queued waiter's poll moves its deadline before any grant looks at it
-local refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)
+-- (only a caller that may have queued before can be in the queue: others need no look)
+local refreshed = queue and queued_before and refresh_deadline(queue_key, deadlines_key, owner, return_within)
 if not holder and not readers then
   -- an idle lock means a new grant (to the queue head or to us): not while quarantined
 -- @include ../fair-lock/_take-free.lua
@@ -62,6 +65,7 @@ end
 local busy_ttl = holder and live_pttl(lock_key) or readers_ttl(readers_key, holds_key)
 local position = 0
 if queue then
+  if holder then mark_queued(lock_key, state) end
   position = enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl, refreshed)
 else
   -- a try-only attempt by a waiter still queued reports its place, so the caller knows to leave

@@ -28,7 +28,8 @@ local fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumbe
 -- @include ../fair-lock/_release-level.lua
 local writer = nil
 -- A reader can be live now only if this writer downgraded (d): else no reader to look for.
-if state[6] ~= '1' or not live_readers(readers_key, holds_key) then
+-- Only a hold someone queued behind (w) has a queue to hand on to (see _enqueue.lua).
+if state[7] == '1' and (state[6] ~= '1' or not live_readers(readers_key, holds_key)) then
   writer = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 end
 -- Readers found this writer in their way and wait: unless a queued writer got the lock, tell

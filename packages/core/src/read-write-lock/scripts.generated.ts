@@ -4,7 +4,7 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonReadScript = {
   name: "abandon-read",
-  sha: "3608cf4e54273ded1a7ef5ad916f80b26e673dfe" as string,
+  sha: "9d2eb1171fa811ca9c85f7910cf9cc69d3aab352" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, op_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\nlocal previous = op_get(op_key)\nif previous == 'x' then return {0} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nif not previous or (previous[1] ~= 1 and previous[1] ~= 2) then return {0} end\npurge_readers(readers_key, holds_key)\nlocal mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)\nif mine[1] ~= string.format('%.0f', previous[2]) then return {0} end\nlocal count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))\nif count == 0 and readers_left == 0 and redis.call('ZCARD', queue_key) > 0 and redis.call('EXISTS', lock_key) == 0 then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "op"],
@@ -14,7 +14,7 @@ export const abandonReadScript = {
 
 export const abandonWriteScript = {
   name: "abandon-write",
-  sha: "8f0bd97cc145b84bf024590ad4c6d79a1de2648f" as string,
+  sha: "cc5472b2203cf4ad8be17c3527fac97a99008ae5" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, op_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\n" + luaLockAbandonTake + "redis.call('DEL', lock_key)\npurge_readers(readers_key, holds_key)\nif redis.call('EXISTS', readers_key) == 0 then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "op"],
@@ -24,7 +24,7 @@ export const abandonWriteScript = {
 
 export const acquireReadScript = {
   name: "acquire-read",
-  sha: "c08677cb05a0613b92d56677d04acd0022cb3c06" as string,
+  sha: "781bd135dfe000d970b509240b378be27b4ced5d" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]\nlocal readers = live_readers(readers_key, holds_key)\nlocal expiry = readers and tonumber(redis.call('ZSCORE', readers_key, owner))\nif expiry then\nlocal count = redis.call('HINCRBY', holds_key, 'c' .. owner, 1)\nexpiry = math.max(expiry, now_ms + lease)\nredis.call('ZADD', readers_key, expiry, owner)\nreaders_ttl(readers_key, holds_key)\nlocal mine = redis.call('HMGET', holds_key, 'f' .. owner, 'v' .. owner)\nreturn {2, tonumber(mine[1] or '0'), count, expiry - now_ms, 0, 0, 0, tonumber(mine[2] or '0')}\nend\nlocal writer = redis.call('HMGET', lock_key, 'o', 'g', 't')\nif not writer[1] then\nlocal left = quarantine_left(quarantine)\nif left > 0 then return {-3, 0, 0, left, 0, 0, 0, 0} end\nend\nlocal admit\nif writer[1] then\nadmit = writer[1] == owner and writer[2] ~= '1'\nelseif first_live_writer(queue_key, deadlines_key) then\nadmit = false\nif not readers then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nelse\nadmit = true\nend\nif admit then\nif writer[1] then redis.call('HSET', lock_key, 'd', 1) end\nlocal fence = next_fence(fence_key, fence_ttl)\nredis.call('HSET', holds_key, 'c' .. owner, 1, 'f' .. owner, string.format('%.0f', fence), 'v' .. owner, 0)\nredis.call('ZADD', readers_key, now_ms + lease, owner)\nif readers then\nreaders_ttl(readers_key, holds_key)\nelse\nredis.call('PEXPIRE', readers_key, lease)\nredis.call('PEXPIRE', holds_key, lease)\nend\nreturn {1, fence, 1, lease, 0, 0, 0, 0}\nend\nif writer[1] then redis.call('HSET', lock_key, 'r', 1) end\nlocal busy_ttl = math.max(live_pttl(lock_key), readers_ttl(readers_key, holds_key), 0)\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(writer[3] or now_ms)\nreturn {0, 0, 0, busy_ttl, 0, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "stats"],
@@ -34,11 +34,11 @@ export const acquireReadScript = {
 
 export const acquireWriteScript = {
   name: "acquire-write",
-  sha: "b350278af06aafc083399929ea7e3bafdffbc09e" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix = tonumber(ARGV[5]), ARGV[6]\n" + luaFairLockGranted + "local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\n" + luaFairLockReenter + "if holder == owner then return reenter() end\nlocal readers = not holder and live_readers(readers_key, holds_key)\nlocal refreshed = queue and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nif not holder and not readers then\n" + luaFairLockTakeFree + "if holder == owner then return reenter() end\nend\nif readers and redis.call('ZSCORE', readers_key, owner) then\nredis.call('ZREM', queue_key, owner)\nredis.call('ZREM', deadlines_key, owner)\nreturn {-2, 0, 0, 0, 0, 0, 0, 0}\nend\nlocal busy_ttl = holder and live_pttl(lock_key) or readers_ttl(readers_key, holds_key)\nlocal position = 0\nif queue then\nposition = enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = holder and now_ms - tonumber(granted_at or now_ms) or 0\nreturn {0, 0, 0, busy_ttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "a0323490d61e72c2761a1a2c36c5c2a2cd29b301" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix, queued_before = tonumber(ARGV[5]), ARGV[6], ARGV[7] == '1'\n" + luaFairLockGranted + "local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c', 'w')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\n" + luaFairLockReenter + "if holder == owner then return reenter() end\nlocal readers = not holder and live_readers(readers_key, holds_key)\nlocal refreshed = queue and queued_before and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nif not holder and not readers then\n" + luaFairLockTakeFree + "if holder == owner then return reenter() end\nend\nif readers and redis.call('ZSCORE', readers_key, owner) then\nredis.call('ZREM', queue_key, owner)\nredis.call('ZREM', deadlines_key, owner)\nreturn {-2, 0, 0, 0, 0, 0, 0, 0}\nend\nlocal busy_ttl = holder and live_pttl(lock_key) or readers_ttl(readers_key, holds_key)\nlocal position = 0\nif queue then\nif holder then mark_queued(lock_key, state) end\nposition = enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = holder and now_ms - tonumber(granted_at or now_ms) or 0\nreturn {0, 0, 0, busy_ttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "stats"],
-  args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix"],
+  args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix", "queuedBefore"],
   reply: ["status", "fence", "count", "pttl", "position", "meanHoldMs", "holdAgeMs", "version"],
 } as const satisfies ManifestScript;
 
@@ -54,7 +54,7 @@ export const extendReadScript = {
 
 export const forceUnlockScript = {
   name: "force-unlock",
-  sha: "faff9b5ecad90fc63d88dcc353fc49b34cb6ad25" as string,
+  sha: "4c017215ca607d0489e40e7d2f1f05cd90002bdf" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaReadWriteLockReaders + "purge_readers(KEYS[5], KEYS[6])\nlocal deleted\nif ARGV[1] == 'w' then\ndeleted = redis.call('DEL', KEYS[1])\nelse\ndeleted = redis.call('DEL', KEYS[5], KEYS[6])\nend\nif deleted == 0 then return {0} end\nif redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[5]) == 0 then\ngrant_head(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[2]), ARGV[3], nil)\nend\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds"],
@@ -74,7 +74,7 @@ export const inspectScript = {
 
 export const releaseReadScript = {
   name: "release-read",
-  sha: "c2631c53df2f2ab9791918ec3eb1bc6954a9dde7" as string,
+  sha: "8b707be0051ff6ca708a179d3c586e978c8b007e" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key = KEYS[5], KEYS[6]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]\npurge_readers(readers_key, holds_key)\nlocal mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)\nif mine[1] ~= fence then return {0, 0} end\nlocal count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))\nif count == 0 and readers_left == 0 and redis.call('ZCARD', queue_key) > 0 and redis.call('EXISTS', lock_key) == 0 then\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nreturn {1, count}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds"],
@@ -84,8 +84,8 @@ export const releaseReadScript = {
 
 export const releaseWriteScript = {
   name: "release-write",
-  sha: "c41532857ccc6e2a698dd16b5673eab321c3d8e6" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "local writer = nil\nif state[6] ~= '1' or not live_readers(readers_key, holds_key) then\nwriter = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nif state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end\nrecord_hold(stats_key, held_since, stats_ttl)\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "7d8179561ee8c383e27ebf98474ce583215740df" as string,
+  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + luaReadWriteLockReaders + "local lock_key, fence_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "local writer = nil\nif state[7] == '1' and (state[6] ~= '1' or not live_readers(readers_key, holds_key)) then\nwriter = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nend\nif state[4] == '1' and not writer then redis.call('PUBLISH', channel_prefix, 'free') end\nrecord_hold(stats_key, held_since, stats_ttl)\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "readers", "holds", "stats"],
   args: ["owner", "fence", "fenceTtlMs", "channelPrefix", "statsTtlMs"],

@@ -4,7 +4,7 @@ import { UpgradeError } from "../errors.ts";
 import { extendFairLayout } from "../fair-lock/calls.ts";
 import { decodeQueuedAcquire } from "../fair-lock/codec.ts";
 import type { AcquireReply } from "../lock/codec.ts";
-import { queuedAcquireArgs, queuedReleaseArgs } from "../lock/calls.ts";
+import { fairAcquireArgs, queuedReleaseArgs } from "../lock/calls.ts";
 import type { LockCalls } from "../lock/lock-shape.ts";
 import type { AcquireParams, LockRef } from "../lock/lock-ref.ts";
 import { abandon, allKeys, forceUnlock, inspect, what } from "./calls.ts";
@@ -22,7 +22,7 @@ async function acquireWrite(
   const { reply, sentAt, serverMs } = await run(ctx, s.acquireWriteScript, {
     what: what(ref, "write acquire"),
     keys: { ...head, stats: k.stats },
-    args: queuedAcquireArgs(ref, p),
+    args: fairAcquireArgs(ref, p),
     op: p.op,
     budgetMs: p.budgetMs,
     signal: p.signal,
