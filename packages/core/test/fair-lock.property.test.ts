@@ -58,13 +58,19 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
   // each owner's last grant, with the lease version it last saw (renewals are ordered by it)
   const known = new Map<number, { grant: number; fence: number; version: number }>();
   let maxFence = 0;
+  // As the client's acquire loop says (AcquireParams.queuedBefore): an earlier attempt of this
+  // waiter may have queued it, until it is granted or leaves.
+  const mayBeQueued = new Set<number>();
   for (const [step, op] of ops.entries()) {
     const at = `step ${step}: ${JSON.stringify(op)}`;
     if (op.kind === "acquire") {
       const expected = model.acquire(op.owner, op.queue);
+      const queuedBefore = mayBeQueued.has(op.owner);
+      if (op.queue) mayBeQueued.add(op.owner);
       const { reply } = await fairLockCalls.acquire(refs[op.owner]!, {
         leaseMs: LONG,
         queue: op.queue,
+        queuedBefore,
         returnWithinMs: LONG,
         op: newOperation(),
         budgetMs: LONG,
@@ -76,6 +82,7 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       }
       expect(reply.status, at).toBe(expected.answer);
       if (reply.status === "abandoned") continue;
+      mayBeQueued.delete(op.owner);
       const grant = model.holder!.grant;
       if (reply.status === "granted" && !fenceOf.has(grant)) {
         expect(reply.fence, at).toBeGreaterThan(maxFence);
@@ -110,6 +117,7 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       await command("ZADD", keys.queueDeadlines, "XX", 0, `owner-${op.owner}`);
     } else if (op.kind === "leave") {
       model.leave(op.owner);
+      mayBeQueued.delete(op.owner);
       await fairLockCalls.abandon(refs[op.owner]!, newOperation());
     } else if (op.kind === "expire") {
       model.expire();

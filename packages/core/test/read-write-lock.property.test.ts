@@ -1,6 +1,6 @@
-import { closeAll, keyPrefix } from "@edgelock/testkit";
+import { closeAll, harness, keyPrefix, makeNodeRedis } from "@edgelock/testkit";
 import fc from "fast-check";
-import { afterAll, describe, expect } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { newOperation } from "../src/engine/operation.ts";
 import { resolveBackend, UpgradeError, type RedisInput } from "../src/index.ts";
 import { readWriteLockKeys } from "../src/keys.ts";
@@ -65,15 +65,21 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
   // each owner's last grant per side, with the lease version it last saw
   const known = new Map<string, { grant: number; fence: number; version: number }>();
   let maxFence = 0;
+  // As the client's acquire loop says (AcquireParams.queuedBefore): an earlier write attempt of
+  // this owner may have queued it, until it is granted or leaves.
+  const mayBeQueued = new Set<number>();
   const attempt = async (
     o: number,
     s: Side,
     queue: boolean,
   ): Promise<{ answer: RwAnswer; position: number; fence: number; version: number }> => {
+    const queuedBefore = mayBeQueued.has(o);
+    if (queue) mayBeQueued.add(o);
     try {
       const { reply } = await opsFor(s).acquire(ref(o, s), {
         leaseMs: LONG,
         queue,
+        queuedBefore,
         returnWithinMs: LONG,
         op: newOperation(),
         budgetMs: LONG,
@@ -81,6 +87,7 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       if (reply.status === "busy")
         return { answer: "busy", position: reply.hint.position, fence: 0, version: 0 };
       if (reply.status === "abandoned") throw new Error("unexpected abandoned");
+      if (s === "write") mayBeQueued.delete(o);
       return { answer: reply.status, position: 0, fence: reply.fence, version: reply.version };
     } catch (error) {
       if (error instanceof UpgradeError)
@@ -153,6 +160,7 @@ async function runSequence(redis: RedisInput, ops: Op[]): Promise<void> {
       await command("ZADD", keys.queueDeadlines, "XX", 0, `owner-${op.owner}`);
     } else if (op.kind === "leave") {
       model.leaveWrite(op.owner);
+      mayBeQueued.delete(op.owner);
       await writeSideCalls.abandon(ref(op.owner, "write"), newOperation());
     } else {
       for (let i = 0; i < OWNERS; i++) {
@@ -175,4 +183,23 @@ describe("ReadWriteLock scripts against the reference model (fast-check)", () =>
     { tcp: { maxLength: 60, numRuns: 200 }, rest: { maxLength: 40, numRuns: 30 } },
     { tcp: runSequence, rest: runSequence },
   );
+
+  // Found by the property above (seed -673353912): a writer queued behind a downgraded write hold
+  // marks that hold, which then runs out without a release (its mark gone with it); the
+  // downgrade's read release must still hand the lock to the queued writer. The downgrade marks
+  // the readers for it.
+  it("a writer queued behind a downgraded write hold that ran out is handed the lock by the read's release", async () => {
+    const redis = await makeNodeRedis(harness().redisUrl);
+    await runSequence(redis, [
+      { kind: "write", owner: 0, queue: false },
+      { kind: "write", owner: 1, queue: true },
+      { kind: "read", owner: 0 },
+      { kind: "expire", owner: 0, side: "write" },
+      { kind: "inspect" },
+      { kind: "release", owner: 0, side: "read" },
+      { kind: "release", owner: 0, side: "read" },
+      { kind: "inspect" },
+      { kind: "write", owner: 0, queue: false },
+    ]);
+  });
 });

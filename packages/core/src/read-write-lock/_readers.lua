@@ -44,14 +44,20 @@ local function first_live_writer(queue_key, deadlines_key)
   end
 end
 
--- Drop one reader hold level (`count`: the levels it holds, read by the caller); returns what
--- the reader has left and, when it left, how long the longest remaining reader lasts (0: none,
--- and both keys are gone).
+-- Drop one hold level of a live reader (`count`: the levels it holds, read by the caller);
+-- returns what the reader has left and, when it left, how long the longest remaining reader
+-- lasts (0: none, and both keys are gone). Expired readers may still be in the zset (a release
+-- does not purge): the only member, the reader itself, means no one else; a longest remaining
+-- reader already expired means none live.
 local function drop_reader_level(readers_key, holds_key, owner, count)
   if count > 1 then return redis.call('HINCRBY', holds_key, 'c' .. owner, -1), 1 end
+  if redis.call('ZCARD', readers_key) == 1 then
+    redis.call('DEL', readers_key, holds_key)
+    return 0, 0
+  end
   redis.call('ZREM', readers_key, owner)
   local last = redis.call('ZRANGE', readers_key, -1, -1, 'WITHSCORES')
-  if not last[2] then
+  if not last[2] or tonumber(last[2]) <= now_ms then
     -- the last reader: both keys go whole, this reader's fields with them
     redis.call('DEL', readers_key, holds_key)
     return 0, 0

@@ -69,7 +69,12 @@ if admit then
   if writer[1] then redis.call('HSET', lock_key, 'd', 1) end
   local fence = next_fence(fence_key, fence_ttl)
   -- v written, not left absent: a field an old client's release left behind must not leak in
-  redis.call('HSET', holds_key, 'c' .. owner, 1, 'f' .. owner, string.format('%.0f', fence), 'v' .. owner, 0)
+  local fields = {'c' .. owner, 1, 'f' .. owner, string.format('%.0f', fence), 'v' .. owner, 0}
+  -- A downgrade marks the readers as waited for (w), in the same HSET: a writer queued behind
+  -- the write hold waits for this read too, and if the write hold ends without a release (its
+  -- lease runs out), the mark it carried goes with it; the last reader's release must hand on.
+  if writer[1] then fields[7], fields[8] = 'w', 1 end
+  redis.call('HSET', holds_key, unpack(fields))
   redis.call('ZADD', readers_key, now_ms + lease, owner)
   if readers then
     readers_ttl(readers_key, holds_key)

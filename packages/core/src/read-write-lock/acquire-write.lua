@@ -11,7 +11,7 @@
 -- @key queue  writer queue (zset owner -> arrival µs)
 -- @key deadlines  writer poll deadlines (zset owner -> server ms)
 -- @key readers  readers (zset owner -> expiry)
--- @key holds  reader holds (hash)
+-- @key holds  reader holds (hash; w = 1 once a writer queued behind the readers)
 -- @key stats  hold statistics
 -- @arg owner
 -- @arg leaseMs
@@ -65,7 +65,9 @@ end
 local busy_ttl = holder and live_pttl(lock_key) or readers_ttl(readers_key, holds_key)
 local position = 0
 if queue then
-  if holder then mark_queued(lock_key, state) end
+  -- mark what is in the way, so that its release hands on: the writer's hold, or the readers
+  -- (the holds hash lives exactly as long as the readers: the field goes with them)
+  if holder then mark_queued(lock_key, state) elseif readers then redis.call('HSET', holds_key, 'w', 1) end
   position = enqueue(queue_key, deadlines_key, owner, return_within, busy_ttl, refreshed)
 else
   -- a try-only attempt by a waiter still queued reports its place, so the caller knows to leave

@@ -21,14 +21,18 @@ local readers_key, holds_key = KEYS[5], KEYS[6]
 local owner, fence = ARGV[1], ARGV[2]
 local fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]
 
-purge_readers(readers_key, holds_key)
-local mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner)
+-- This reader's own expiry says whether it still holds (expired at its expiry's millisecond, as
+-- the purge counts): no purge of the others is needed for that.
+local expiry = tonumber(redis.call('ZSCORE', readers_key, owner))
+if not expiry or expiry <= now_ms then return {0, 0} end
+local mine = redis.call('HMGET', holds_key, 'f' .. owner, 'c' .. owner, 'w')
 if mine[1] ~= fence then return {0, 0} end
 
 local count, readers_left = drop_reader_level(readers_key, holds_key, owner, tonumber(mine[2] or '1'))
--- the last reader left: a queued writer (if any: on a name without one, one ZCARD says so) may
--- take the lock, unless a writer already holds it (the reader was the writer's own, a downgrade)
-if count == 0 and readers_left == 0 and redis.call('ZCARD', queue_key) > 0 and redis.call('EXISTS', lock_key) == 0 then
+-- the last reader left: a writer queued behind the readers (w in the holds hash: see
+-- acquire-write.lua) may take the lock, unless a writer already holds it (the reader was the
+-- writer's own, a downgrade)
+if count == 0 and readers_left == 0 and mine[3] == '1' and redis.call('EXISTS', lock_key) == 0 then
   grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
 end
 return {1, count}

@@ -27,10 +27,16 @@ local fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumbe
 
 -- @include ../fair-lock/_release-level.lua
 local writer = nil
--- A reader can be live now only if this writer downgraded (d): else no reader to look for.
 -- Only a hold someone queued behind (w) has a queue to hand on to (see _enqueue.lua).
-if state[7] == '1' and (state[6] ~= '1' or not live_readers(readers_key, holds_key)) then
-  writer = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
+if state[7] == '1' then
+  -- A reader can be live now only if this writer downgraded (d): else no reader to look for.
+  if state[6] == '1' and live_readers(readers_key, holds_key) then
+    -- the writers queued behind this hold now wait for the downgrade's readers: mark them (the
+    -- holds hash lives as long as they do), so that the last of them hands on
+    redis.call('HSET', holds_key, 'w', 1)
+  else
+    writer = grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)
+  end
 end
 -- Readers found this writer in their way and wait: unless a queued writer got the lock, tell
 -- them on the name's own channel (the prefix, no owner), where their push listens.
