@@ -33,4 +33,27 @@ describe("check:sizes", () => {
           expect(files.some((f) => f.startsWith(`core/src/${other}/`))).toBe(false);
     }
   });
+
+  // The default entries offer push; the polling one must ship none of its code (issue 14).
+  const PUSH_FILES = [
+    "core/src/push-kit.ts",
+    "core/src/backend/rest-streams.ts",
+    "core/src/backend/sse.ts",
+    "core/src/backend/push-refused.ts",
+    "core/src/backend/push-refusal-memory.ts",
+    "core/src/wait/push-stream.ts",
+    "core/src/wait/shared-grant-stream.ts",
+    "core/src/wait/pushed-grant.ts",
+    "core/src/lock/push-grant.ts",
+  ];
+
+  it("the polling entry's Worker ships no push code; the Lock entry's ships it", async () => {
+    const polling = await measureEntry(entry("Lock-only entry, polling"), root);
+    expect(polling.files).toContain("core/src/lock/acquire.ts");
+    expect(polling.files).toContain("core/src/wait/wait-loop.ts");
+    for (const file of PUSH_FILES) expect(polling.files).not.toContain(file);
+    const pushing = await measureEntry(entry("Lock-only entry (@edgelock/core/lock)"), root);
+    for (const file of PUSH_FILES) expect(pushing.files).toContain(file);
+    expect(polling.gzipped).toBeLessThan(pushing.gzipped);
+  });
 });

@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     "lock-entry": "src/lock-entry.ts",
+    "lock-polling-entry": "src/lock-polling-entry.ts",
     "serialized-hold-entry": "src/serialized-hold-entry.ts",
     "options-entry": "src/options-entry.ts",
     "hand-over-entry": "src/hand-over-entry.ts",

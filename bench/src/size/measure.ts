@@ -39,6 +39,7 @@ export async function measureEntry(entry: SizeEntry, root: string): Promise<Size
     metafile: true,
     external: ["@upstash/redis", "cloudflare:workers", "@vercel/functions"],
     alias: {
+      "@edgelock/core/lock-polling": pkg("core/src/lock-polling-entry.ts"),
       "@edgelock/core/lock": pkg("core/src/lock-entry.ts"),
       "@edgelock/core/options": pkg("core/src/options-entry.ts"),
       "@edgelock/core/hand-over": pkg("core/src/hand-over-entry.ts"),

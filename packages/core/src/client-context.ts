@@ -1,7 +1,7 @@
 import type { Backend } from "./backend/backend.ts";
 import type { EvalPolicy } from "./engine/eval-script.ts";
-import { rememberPushRefusal } from "./backend/push-refusal-memory.ts";
-import { resolveBackend } from "./backend/resolve.ts";
+import { resolveBackendWith } from "./backend/resolve.ts";
+import type { PushKit } from "./push-kit.ts";
 import { ServerClocks } from "./engine/server-clocks.ts";
 import {
   DEFAULT_CLIENT_OPTIONS,
@@ -42,6 +42,8 @@ export interface ClientContext {
   readonly keeper: Keeper;
   readonly wait: WaitStrategy;
   readonly emit: EventSink;
+  /** Push, where the client was made with it (every entry but `@edgelock/core/lock-polling`). */
+  readonly push: PushKit | undefined;
   /** Tracks background work (abandoned acquires, dispose releases) for `client.settled()`. */
   background(work: Promise<unknown>): void;
 }
@@ -59,8 +61,11 @@ export async function pendingOf(context: ClientContext): Promise<void> {
   while (set && set.size > 0) await Promise.allSettled([...set]);
 }
 
-/** Validates `createClient` options once, before any request, and resolves their defaults. */
-export function resolveContext(options: ClientOptions): ClientContext {
+/**
+ * Validates `createClient` options once, before any request, and resolves their defaults. `push`:
+ * the client's push (`PUSH`), or `undefined` for a client that only polls.
+ */
+export function resolveContext(options: ClientOptions, push: PushKit | undefined): ClientContext {
   const o = validateObject("options", options) as unknown as ClientOptions;
   if (o.redis === undefined) throw new InvalidArgumentError("options.redis", "is required");
   const d = DEFAULT_CLIENT_OPTIONS;
@@ -94,8 +99,10 @@ export function resolveContext(options: ClientOptions): ClientContext {
     min: 1,
   });
   const wait = o.wait === undefined ? justInTimeStrategy() : validateWait(o.wait);
+  const refusedMs = refusedBackoffMs(o.push);
+  const backend = resolveBackendWith(o.redis, push?.restStreams);
   const context: ClientContext = {
-    backend: rememberPushRefusal(resolveBackend(o.redis), refusedBackoffMs(o.push)),
+    backend: push ? push.rememberRefusal(backend, refusedMs) : backend,
     prefix,
     leaseMs,
     policy: { requestTimeoutMs, retryWindowMs },
@@ -116,6 +123,7 @@ export function resolveContext(options: ClientOptions): ClientContext {
     keeper: o.keeper === undefined ? timerKeeper() : validateKeeper(o.keeper),
     wait,
     emit,
+    push,
     background(work) {
       const tracked = work.catch(() => undefined).finally(() => set.delete(tracked));
       set.add(tracked);

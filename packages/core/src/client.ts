@@ -1,4 +1,5 @@
 import { ownerOf, pendingOf, resolveContext, type ClientContext } from "./client-context.ts";
+import { PUSH } from "./push-kit.ts";
 import type { ClientOptions } from "./client-options.ts";
 import { initializeClient, type InitializeResult } from "./initialize.ts";
 import { Lock } from "./lock/lock.ts";
@@ -73,7 +74,7 @@ export interface EdgelockClient {
  * await edgelock.lock("orders:42").withLock(async (held) => charge(held.fence), { waitMs: 5_000 });
  */
 export function createClient(options: ClientOptions): EdgelockClient {
-  const context = resolveContext(options);
+  const context = resolveContext(options, PUSH);
   return {
     context,
     lock(name, handleOptions) {

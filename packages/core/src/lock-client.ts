@@ -1,4 +1,5 @@
 import { ownerOf, pendingOf, resolveContext, type ClientContext } from "./client-context.ts";
+import { PUSH, type PushKit } from "./push-kit.ts";
 import type { ClientOptions } from "./client-options.ts";
 import { Lock } from "./lock/lock.ts";
 import { validateName } from "./validate.ts";
@@ -23,7 +24,12 @@ export interface LockClient {
  * await edgelock.lock("orders:42").withLock(async (held) => charge(held.fence), { waitMs: 5_000 });
  */
 export function createLockClient(options: ClientOptions): LockClient {
-  const context = resolveContext(options);
+  return lockClientWith(options, PUSH);
+}
+
+/** A Lock-only client with the given push (`undefined`: it polls); see `createLockClient`. */
+export function lockClientWith(options: ClientOptions, push: PushKit | undefined): LockClient {
+  const context = resolveContext(options, push);
   return {
     context,
     lock(name, handleOptions) {

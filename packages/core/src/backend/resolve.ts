@@ -6,6 +6,7 @@ import type { NodeRedisClusterLike } from "./node-redis-cluster.ts";
 import { tcpBackendOf } from "#tcp-backends";
 import { validateRestToken, validateRestUrl } from "./rest-url.ts";
 import { restBackend, type UpstashRestOptions } from "./upstash-rest.ts";
+import { restStreams, type RestStreams } from "./rest-streams.ts";
 import { upstashRequesterBackend, type RequesterLike } from "./upstash-requester.ts";
 
 /**
@@ -38,6 +39,14 @@ const ACCEPTED =
  * @throws InvalidArgumentError naming `redis` (or `redis.url`, `redis.token`) for anything else.
  */
 export function resolveBackend(redis: RedisInput): Backend {
+  return resolveBackendWith(redis, restStreams);
+}
+
+/**
+ * `resolveBackend` with the REST backend's push given (`restStreams`) or left out (`undefined`:
+ * its waiters poll), so that a bundle that never pushes holds none of it.
+ */
+export function resolveBackendWith(redis: RedisInput, streams: RestStreams | undefined): Backend {
   if (typeof redis !== "object" || redis === null) {
     const got = typeof redis === "string" ? ` (got a string: pass { url, token })` : "";
     throw new InvalidArgumentError("redis", `${ACCEPTED}${got}`);
@@ -53,6 +62,7 @@ export function resolveBackend(redis: RedisInput): Backend {
     return restBackend(
       validateRestUrl("redis.url", candidate["url"]),
       validateRestToken("redis.token", candidate["token"]),
+      streams,
     );
   }
   const requester = candidate["client"] as Record<string, unknown> | undefined;
@@ -62,7 +72,7 @@ export function resolveBackend(redis: RedisInput): Backend {
     if (typeof baseUrl === "string" && typeof auth === "string" && auth.startsWith("Bearer ")) {
       // The client's own URL, checked as ours: `Redis.fromEnv()` with no variables has "".
       const url = validateRestUrl("redis", baseUrl, "the @upstash/redis client's url: ");
-      return restBackend(url, auth.slice("Bearer ".length));
+      return restBackend(url, auth.slice("Bearer ".length), streams);
     }
     return upstashRequesterBackend(requester as unknown as RequesterLike);
   }

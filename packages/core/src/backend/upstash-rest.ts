@@ -1,8 +1,7 @@
 import { ReplyError, TransportError, type Backend } from "./backend.ts";
 import { neverSent } from "./fetch-failure.ts";
-import { refusalOfAnswer } from "./push-refused.ts";
 import { validateRestToken, validateRestUrl } from "./rest-url.ts";
-import { sseData } from "./sse.ts";
+import { restStreams, type RestStreams } from "./rest-streams.ts";
 import { validateObject } from "../validate.ts";
 
 export interface UpstashRestOptions {
@@ -29,11 +28,15 @@ export function upstashRestBackend(options: UpstashRestOptions): Backend {
   return restBackend(
     validateRestUrl("options.url", o["url"]),
     validateRestToken("options.token", o["token"]),
+    restStreams,
   );
 }
 
-/** `upstashRestBackend` for a URL and token already validated (by `validateRestUrl`). */
-export function restBackend(url: string, token: string): Backend {
+/**
+ * `upstashRestBackend` for a URL and token already validated (by `validateRestUrl`). `streams`:
+ * its push (`rest-streams.ts`); without it the backend offers none, and waiters poll.
+ */
+export function restBackend(url: string, token: string, streams?: RestStreams): Backend {
   const origin = new URL(url).origin;
   const authorization = `Bearer ${token}`;
   let syncToken = "";
@@ -73,31 +76,8 @@ export function restBackend(url: string, token: string): Backend {
         status: response.status,
       });
     },
-    subscribe: (channel, signal) => stream("subscribe", channel, signal),
-    psubscribe: (pattern, signal) => stream("psubscribe", pattern, signal),
+    ...streams?.(url, authorization),
   };
-
-  async function* stream(kind: "subscribe" | "psubscribe", target: string, signal: AbortSignal) {
-    const headers = { authorization, accept: "text/event-stream" };
-    const response = await fetch(`${url}/${kind}/${encodeURIComponent(target)}`, {
-      headers,
-      signal,
-    });
-    // A backend without push (404, 405, …, or an answer that is no event stream) is told apart
-    // from a broken stream, so the client can stop asking (see `rememberPushRefusal`).
-    const refused = refusalOfAnswer(response, kind);
-    if (refused !== undefined || !response.ok || response.body === null) {
-      await response.body?.cancel().catch(() => undefined);
-      throw (
-        refused ??
-        new TransportError(`${kind}: HTTP ${response.status}`, {
-          ambiguous: false,
-          status: response.status,
-        })
-      );
-    }
-    yield* sseData(response.body);
-  }
 }
 
 /** The socket error under fetch's generic "fetch failed", for the message: ` (UND_ERR_SOCKET: other side closed)`. */

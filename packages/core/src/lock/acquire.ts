@@ -7,7 +7,7 @@ import { waitLoop, type AttemptOutcome, type ServerHint } from "../wait/wait-loo
 import { HeldLockView } from "./held-lock.ts";
 import { LockHoldState } from "./hold-state.ts";
 import { callsOf } from "./calls.ts";
-import { beginAcquire, lockWake } from "./push-grant.ts";
+import { beginAcquire } from "./acquire-tracking.ts";
 import type { LockRef } from "./lock-ref.ts";
 
 /**
@@ -69,7 +69,10 @@ export async function acquireLock(
       throw error;
     }
   };
-  const wake = lockWake(ref, holds, opts.leaseMs, (grant) => adopt(ref, holds, opts, grant));
+  // Push where the client has it (not the polling entry's) and the backend offers it.
+  const wake = ctx.push?.lockWake(ref, holds, opts.leaseMs, (grant) =>
+    adopt(ref, holds, opts, grant),
+  );
   const end = await beginAcquire(holds);
   const result = await waitLoop<Granted>({
     ctx,

@@ -1,7 +1,9 @@
 import { claimInBackground, grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
+import { PushStream } from "../wait/push-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
 import { callsOf } from "./calls.ts";
+import { inFlight, unclaimed } from "./acquire-tracking.ts";
 import type { HeldLockView } from "./held-lock.ts";
 import type { LockHoldState } from "./hold-state.ts";
 import type { LockRef } from "./lock-ref.ts";
@@ -20,22 +22,6 @@ type Adopt = (grant: {
   version: number;
 }) => HeldLockView;
 
-// Per handle (keyed by its map of holds): acquires in flight, and early grants not yet claimed.
-const inFlight = new WeakMap<Map<number, LockHoldState>, number>();
-const unclaimed = new WeakMap<Map<number, LockHoldState>, Set<Promise<void>>>();
-
-/**
- * Marks an acquire on this handle as running; returns the function that ends it. A nested
- * acquire first waits for the claim of an early grant: reaching the server before it, it would
- * take the unclaimed grant as its own claim, and two holds would share a count of one.
- */
-export async function beginAcquire(holds: Map<number, LockHoldState>): Promise<() => void> {
-  const pending = unclaimed.get(holds);
-  if (pending && pending.size > 0) await Promise.allSettled([...pending]);
-  inFlight.set(holds, (inFlight.get(holds) ?? 0) + 1);
-  return () => inFlight.set(holds, (inFlight.get(holds) ?? 1) - 1);
-}
-
 /**
  * Push for a lock handle: listen on the owner's grant channel. The release that hands the lock
  * to this waiter publishes the grant, and the waiter enters on the message — one trip after the
@@ -52,10 +38,14 @@ export function lockWake(
   const mode = callsOf(ref).grantPush;
   if (subscribe === undefined || mode === undefined) return undefined;
   // Readers never queue: a release they wait for is told on the name's channel, not a grant.
-  if (mode === "wake") return { channel: ref.keys.channelPrefix, subscribe, unqueued: true };
+  if (mode === "wake") {
+    const channel = ref.keys.channelPrefix;
+    return { channel, open: () => new PushStream(subscribe, channel), unqueued: true };
+  }
+  const channel = ref.keys.channelPrefix + ref.owner;
   return {
-    channel: ref.keys.channelPrefix + ref.owner,
-    subscribe,
+    channel,
+    open: () => new PushStream(subscribe, channel),
     shared: grantStreamState(ref.ctx.backend, ref.keys.channelPrefix),
     onMessage: (payload, since) => enterOnGrant(ref, holds, leaseMs, adopt, payload, since),
   };

@@ -1,6 +1,7 @@
 import { AbortedError } from "../errors.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
 import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
+import { PushStream } from "../wait/push-stream.ts";
 import { waitLoop, type ServerHint, type WakeParams } from "../wait/wait-loop.ts";
 import { attemptAll, leaveInBackground, type AttemptWait, type MultiGrant } from "./attempt.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
@@ -120,5 +121,6 @@ function multiWake(ref: MultiRef, wait: AttemptWait): WakeParams<MultiGrant> | u
     wait.granted = true;
     return "attempt" as const;
   };
-  return { channel: prefix + ref.owner, subscribe, shared, onMessage };
+  const channel = prefix + ref.owner;
+  return { channel, open: () => new PushStream(subscribe, channel), shared, onMessage };
 }

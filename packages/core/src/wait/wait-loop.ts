@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import type { ClientContext } from "../client-context.ts";
 import type { WaitHint } from "./strategy.ts";
-import { PushStream } from "./push-stream.ts";
+import type { PushStream } from "./push-stream.ts";
 import { waitTurn, type WakeParams } from "./wait-turn.ts";
 
 /**
@@ -122,7 +122,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
         outcome.busy.position >= (outcome.busy.meanHoldMs > 0 ? 2 : 1) ||
         (head && (joinsLive || looping));
       if (wake && listens && (stream === undefined || stream.closed) && streams < MAX_STREAMS) {
-        stream = new PushStream(wake.subscribe, wake.channel);
+        stream = wake.open();
         streams++;
       }
       // A stream not live yet goes live about a round trip from now; a grant to this head in

@@ -22,8 +22,11 @@ export type WakeAction<T> = { readonly granted: T } | "attempt" | "stale";
 export interface WakeParams<T> {
   /** The channel on which the server announces a direct grant to this waiter. */
   readonly channel: string;
-  /** The backend's push (`Backend.subscribe`). */
-  readonly subscribe: (channel: string, signal: AbortSignal) => AsyncIterable<string>;
+  /**
+   * Opens a stream on `channel` over the backend's push (`new PushStream(subscribe, channel)`):
+   * given by whoever offers push, so that the wait loop itself holds no push code (push-kit.ts).
+   */
+  open(): PushStream;
   /** What a message means; absent: attempt at once (one request claims the grant). */
   readonly onMessage?: (payload: string, since: WakeContext) => WakeAction<T>;
   /**

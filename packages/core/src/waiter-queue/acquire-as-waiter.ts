@@ -4,6 +4,7 @@ import type { ResourceRef } from "../engine/resource-ref.ts";
 import { AbortedError, AcquireTimeoutError, OutcomeUnknownError } from "../errors.ts";
 import { testSeams } from "../test-seams.ts";
 import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
+import { PushStream } from "../wait/push-stream.ts";
 import { waitLoop, type AttemptOutcome, type WakeParams } from "../wait/wait-loop.ts";
 
 export interface WaiterAcquire<T> {
@@ -60,7 +61,7 @@ export async function acquireAsWaiter<T>(
   const shared = grantStreamState(ctx.backend, keys.channelPrefix);
   const wake = subscribe && {
     channel,
-    subscribe,
+    open: () => new PushStream(subscribe, channel),
     shared,
     ...(p.onMessage && { onMessage: p.onMessage }),
   };
