@@ -188,7 +188,9 @@ describe("adversarial campaign: faults on the data (bounded)", () => {
     const report = [rollback!, eviction!, names!, steps!].map((r) =>
       formatAdversaryReport(r.history, r.result),
     );
-    console.log(`faults on the data: 4 runs of 3 s (clock steps 6 s) at once, ${wall} s wall\n${report.join("\n")}`);
+    console.log(
+      `faults on the data: 4 runs of 3 s (clock steps 6 s) at once, ${wall} s wall\n${report.join("\n")}`,
+    );
     for (const run of [rollback!, eviction!, names!, steps!])
       expect(run.result.violations, formatAdversaryReport(run.history, run.result)).toEqual([]);
     expect(rollback!.history.dataFaults?.some((f) => f.kind === "rollback")).toBe(true);
