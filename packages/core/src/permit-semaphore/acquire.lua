@@ -46,7 +46,8 @@ if queue_empty and free > 0 and quarantine_left(quarantine) == 0 then return gra
 -- grant_heads has just made this waiter a direct grant (it was the head): claim it
 if to_self then return granted(false, now_ms + claim_ms) end
 
-if not queue_empty and free > 0 and not redis.call('ZSCORE', queue_key, waiter) and redis.call('ZCARD', queue_key) == 0 then
+-- grant_heads emptied the queue and permits are left: take one (an empty queue holds no one)
+if not queue_empty and free > 0 and redis.call('ZCARD', queue_key) == 0 then
   if quarantine_left(quarantine) == 0 then return granted(false) end
 end
 

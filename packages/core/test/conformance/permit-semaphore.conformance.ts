@@ -163,6 +163,25 @@ export function runPermitSemaphoreConformance(target: PermitSemaphoreConformance
       await expect(permit.extend(1_000)).rejects.toBeInstanceOf(NotHeldError);
     });
 
+    // A release deletes the lease version only when its copy may have renewed the permit; an
+    // entry another copy's renewal made stays behind, but in a hash whose ttl is bounded.
+    it("a version left by another copy's renewal lives only as long as its hash's bounded ttl", async () => {
+      const t = await make();
+      const sem = t.client.permitExpirableSemaphore("orphan-version");
+      await sem.trySetPermits(1);
+      const original = await sem.acquire({ leaseMs: 2_000 });
+      await sem.resume(original.toJSON()).extend(2_000); // another copy renews: version 1
+      await original.release(); // this copy never renewed: it leaves the version entry
+      const { versions } = refOf(t, "orphan-version").keys;
+      const command = (...args: string[]) =>
+        t.client.context.backend.command(args, AbortSignal.timeout(5_000));
+      expect(Number(await command("HEXISTS", versions, original.id))).toBe(1);
+      const pttl = Number(await command("PTTL", versions));
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(2_000 + 1_000);
+      expect(await sem.status()).toMatchObject({ available: 1, live: 0 });
+    });
+
     it("extend sets the remaining lease and moves the local deadline", async () => {
       const { client } = await make();
       const sem = client.permitExpirableSemaphore("extend");
