@@ -199,10 +199,13 @@ export function runSemaphoreRegressions(target: RegressionTarget): void {
       const { client, late } = await make({ prefix, requestTimeoutMs: 150, retryWindowMs: 400 });
       const other = makeTestClient(await target.makeRedis(), { prefix });
       const s = client.semaphore("tomb");
-      await s.trySetPermits(5);
-      const hold = await s.acquire({ permits: 2 });
+      // The setup goes through a client at default timeouts: 150 ms is for the release alone,
+      // and a loaded machine can take longer over the first acquire (CI failed on it once).
+      const setup = other.client.semaphore("tomb");
+      await setup.trySetPermits(5);
+      const hold = s.resume((await setup.acquire({ permits: 2 })).toJSON());
       // Another hold stays out, so a release applied twice would show (4 → 6 is refused, 3 → 5 is not).
-      const bystander = await s.acquire({ permits: 1 });
+      const bystander = await setup.acquire({ permits: 1 });
       const before = hold.toJSON();
       // Every copy of the release held back: its retries run out and settle tombstones its id.
       late.on(runs(sem.releaseScript, 2), { kind: "hold" }, 1_000);
@@ -232,11 +235,16 @@ export function runSemaphoreRegressions(target: RegressionTarget): void {
     });
 
     it("a Semaphore release whose outcome stays unknown keeps its id for the repeat", async () => {
-      const { client, late } = await make({ requestTimeoutMs: 150, retryWindowMs: 400 });
+      const prefix = keyPrefix();
+      const { client, late } = await make({ prefix, requestTimeoutMs: 150, retryWindowMs: 400 });
       const s = client.semaphore("unknown");
-      await s.trySetPermits(5);
-      const hold = await s.acquire({ permits: 2 });
-      const bystander = await s.acquire({ permits: 1 });
+      // Set up at default timeouts, as above: 150 ms is for the release alone.
+      const setup = makeTestClient(await target.makeRedis(), { prefix }).client.semaphore(
+        "unknown",
+      );
+      await setup.trySetPermits(5);
+      const hold = s.resume((await setup.acquire({ permits: 2 })).toJSON());
+      const bystander = await setup.acquire({ permits: 1 });
       const id = hold.toJSON().releaseOp;
       late.on(runs(sem.releaseScript, 2), { kind: "hold" }, 1_000);
       late.on(runs(settleScript), { kind: "hold" }, 1_000);
