@@ -3,7 +3,7 @@
  * real wait strategy, without CPU noise. Used to design the strategy; `pnpm --filter
  * @edgelock/bench model` prints efficiency and requests per section for the main scenarios.
  */
-import { justInTimeStrategy } from "@edgelock/core";
+import { justInTimeStrategy, type WaitStrategy } from "@edgelock/core";
 import { measure } from "../run/metrics.ts";
 import { exponential, seededRandom } from "../run/random.ts";
 import { EventClock } from "./clock.ts";
@@ -20,6 +20,10 @@ export interface ModelRun {
   readonly noiseMs?: number;
   readonly claimMs?: number;
   readonly seed?: number;
+  /** Mean critical section, ms. @default 10 */
+  readonly csMs?: number;
+  /** The wait strategy under test. @default justInTimeStrategy() */
+  readonly strategy?: WaitStrategy;
 }
 
 export function runModel(run: ModelRun) {
@@ -43,11 +47,11 @@ export function runModel(run: ModelRun) {
       rttMs: run.rttMs,
       jitterMs: jitter,
       noiseMs: noise,
-      csMs: run.irregular ? () => exponential(random, 10) : () => 10,
+      csMs: run.irregular ? () => exponential(random, run.csMs ?? 10) : () => run.csMs ?? 10,
       sections: run.sections ?? 20,
       push: run.push,
       claimMs,
-      strategy: justInTimeStrategy(),
+      strategy: run.strategy ?? justInTimeStrategy(),
     },
   };
   for (let i = 0; i < run.workers; i++) workers.push(new ModelWorker(i, world));

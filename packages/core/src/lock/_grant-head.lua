@@ -17,13 +17,17 @@ local function grant_head(lock_key, fence_key, queue_key, deadlines_key, claim_m
     redis.call('ZREM', deadlines_key, head)
     if deadline and deadline >= now_ms then
       local fence = next_fence(fence_key, fence_ttl)
+      local heard = 0
+      if head ~= quiet_for then
+        heard = redis.call('PUBLISH', channel_prefix .. head, string.format('%.0f,%d,%d', fence, now_ms, claim_ms))
+      end
       local hold = {'o', head, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms, 'g', 1}
-      if first[2] then hold[11], hold[12] = 'w', 1 end
+      if first[2] then hold[#hold + 1], hold[#hold + 2] = 'w', 1 end
+      -- p: a stream heard the grant, so its holder most likely entered on the message at once
+      -- and claims only if it holds long (see acquire.lua: the hold's age counts from the grant)
+      if heard > 0 then hold[#hold + 1], hold[#hold + 2] = 'p', 1 end
       redis.call('HSET', lock_key, unpack(hold))
       redis.call('PEXPIRE', lock_key, claim_ms)
-      if head ~= quiet_for then
-        redis.call('PUBLISH', channel_prefix .. head, string.format('%.0f,%d,%d', fence, now_ms, claim_ms))
-      end
       return head, fence, first[2] ~= nil
     end
   end

@@ -1,17 +1,22 @@
+import type { PendingClaim } from "../wait/pushed-grant.ts";
 import type { LockHoldState } from "./hold-state.ts";
 
 // Per handle (keyed by its map of holds): acquires in flight, and early grants not yet claimed.
 export const inFlight = new WeakMap<Map<number, LockHoldState>, number>();
-export const unclaimed = new WeakMap<Map<number, LockHoldState>, Set<Promise<void>>>();
+export const unclaimed = new WeakMap<Map<number, LockHoldState>, Set<PendingClaim>>();
 
 /**
  * Marks an acquire on this handle as running; returns the function that ends it. A nested
  * acquire first waits for the claim of an early grant: reaching the server before it, it would
- * take the unclaimed grant as its own claim, and two holds would share a count of one.
+ * take the unclaimed grant as its own claim, and two holds would share a count of one. A claim
+ * deferred until the hold outlives the grant (see `claimDelayMs`) is sent now.
  */
 export async function beginAcquire(holds: Map<number, LockHoldState>): Promise<() => void> {
   const pending = unclaimed.get(holds);
-  if (pending && pending.size > 0) await Promise.allSettled([...pending]);
+  if (pending && pending.size > 0) {
+    for (const claim of pending) claim.hurry();
+    await Promise.allSettled([...pending].map((claim) => claim.done));
+  }
   inFlight.set(holds, (inFlight.get(holds) ?? 0) + 1);
   return () => inFlight.set(holds, (inFlight.get(holds) ?? 1) - 1);
 }

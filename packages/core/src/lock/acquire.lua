@@ -2,7 +2,8 @@
 -- @protocol
 -- @key lock  hash: o owner, c hold count, f fence, t granted at (server ms), g = 1 while a direct
 --   grant is unclaimed, u its use began (server ms; absent: at t), v lease version (absent: 0),
---   w = 1 once someone queued behind this hold (its release hands on only then)
+--   w = 1 once someone queued behind this hold (its release hands on only then), p = 1 when a
+--   stream heard its direct grant (see _grant-head.lua)
 -- @key fence  fence counter
 -- @key queue  waiter queue (zset owner -> arrival µs)
 -- @key deadlines  waiter poll deadlines (zset owner -> server ms)
@@ -28,7 +29,7 @@ local fence_ttl, channel_prefix = tonumber(ARGV[6]), ARGV[7]
 
 -- The hold as it stands, read once: every branch below answers from it (and from what it
 -- writes) instead of reading the hash again.
-local state = redis.call('HMGET', lock_key, 'o', 'c', 'f', 'v', 'g', 't', 'u', 'w')
+local state = redis.call('HMGET', lock_key, 'o', 'c', 'f', 'v', 'g', 't', 'u', 'w', 'p')
 local holder = state[1]
 local version = tonumber(state[4] or '0')
 
@@ -91,8 +92,10 @@ if queue then
   position = redis.call('ZRANK', queue_key, owner) + 1
 end
 local stats = redis.call('HMGET', stats_key, 'h', 'd', 'y')
--- The current hold's age counts from its use (an unclaimed grant has not started it yet).
+-- The current hold's age counts from its use. An unclaimed grant a stream heard is in use: its
+-- holder entered on the message and claims only if it holds long (pushed-grant.ts). One nobody
+-- heard has not started: its holder learns of it at its next poll.
 local age = 0
-if state[5] ~= '1' then age = now_ms - tonumber(state[7] or state[6] or now_ms) end
+if state[5] ~= '1' or state[9] == '1' then age = now_ms - tonumber(state[7] or state[6] or now_ms) end
 local function ms(v) return math.floor(tonumber(v or '0')) end
 return {0, 0, 0, remaining, position, ms(stats[1]), age, 0, ms(stats[2]), ms(stats[3])}

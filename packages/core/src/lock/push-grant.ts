@@ -1,4 +1,10 @@
-import { claimInBackground, grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
+import { now } from "../engine/clock.ts";
+import {
+  claimDelayMs,
+  claimInBackground,
+  grantNumbers,
+  pushedGrantMs,
+} from "../wait/pushed-grant.ts";
 import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
 import { PushStream } from "../wait/push-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
@@ -26,7 +32,8 @@ type Adopt = (grant: {
  * Push for a lock handle: listen on the owner's grant channel. The release that hands the lock
  * to this waiter publishes the grant, and the waiter enters on the message — one trip after the
  * release, where a re-acquire would cost two — then claims it (the grant becomes a full lease)
- * in the background. Undefined when the backend has no push or the scripts publish no grants.
+ * in the background once the hold outlives a third of the grant; a hold released before never
+ * claims. Undefined when the backend has no push or the scripts publish no grants.
  */
 export function lockWake(
   ref: LockRef,
@@ -75,25 +82,33 @@ function enterOnGrant(
   // A direct grant has no lease version yet (0): the claim is its first renewal.
   const view = adopt({ fence: grant.fence, sentAt: since.sentAt, pttl: room, version: 0 });
   const hold = holds.get(grant.fence);
-  if (hold) trackClaim(ref, holds, hold, leaseMs);
+  if (hold) {
+    const afterMs = claimDelayMs(since.sentAt + room - now(), since.rttMs);
+    trackClaim(ref, holds, hold, leaseMs, afterMs);
+  }
   return { granted: view };
 }
 
-/** The claim of an entered grant, tracked per handle: a nested acquire waits for it. */
+/**
+ * The claim of an entered grant, deferred until the hold outlives a third of the grant (none when
+ * released before), tracked per handle: a nested acquire has it sent at once and waits for it.
+ */
 function trackClaim(
   ref: LockRef,
   holds: Map<number, LockHoldState>,
   hold: LockHoldState,
   leaseMs: number,
+  afterMs: number,
 ): void {
   const claim = claimInBackground(
     (work) => ref.ctx.background(work),
     () => hold.renew(leaseMs),
+    { afterMs, onEnd: (fn) => hold.lease.onEnd(fn) },
   );
   const pending = unclaimed.get(holds) ?? new Set();
   unclaimed.set(holds, pending);
   pending.add(claim);
-  void claim.finally(() => pending.delete(claim));
+  void claim.done.finally(() => pending.delete(claim));
 }
 
 function parseGrant(payload: string): GrantMessage | undefined {

@@ -4,7 +4,7 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "8448f8e99cddf5f416b625080213ae735509b7db" as string,
+  sha: "4c24cdce88db6ea1d8c437f7f8a51679ded94d9f" as string,
   source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaLockGrantHead + "local op_key, owner = KEYS[1], ARGV[1]\nlocal claim_ms, fence_ttl = tonumber(ARGV[4]), tonumber(ARGV[5])\nlocal n = (#KEYS - 1) / 4\nlocal function key(i, j) return KEYS[1 + (i - 1) * 4 + j] end\nlocal previous = op_get(op_key)\nredis.call('SET', op_key, 'x', 'PX', math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1))\nif previous == 'x' or not previous or previous[1] ~= 1 then return {0} end\nlocal given = 0\nfor i = 1, n do\nlocal lock_key = key(i, 1)\nlocal state = redis.call('HMGET', lock_key, 'o', 'f')\nif state[1] == owner and tonumber(state[2]) == previous[2 + n + i] then\ngiven = given + 1\nif redis.call('HINCRBY', lock_key, 'c', -1) <= 0 then\nredis.call('DEL', lock_key)\ngrant_head(lock_key, key(i, 2), key(i, 3), key(i, 4), claim_ms, fence_ttl, ARGV[5 + i], nil)\nend\nend\nend\nreturn {given}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["op", "locks..."],
@@ -14,7 +14,7 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "ee2a9c9a545de5b2a318b7317a9a9bf50a3a1d2a" as string,
+  sha: "30af5d103fe3ce26bd1fa088a95785e026b69632" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaLockGrantHead + "local owner, lease, claim_ms, fence_ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])\nlocal n = (#KEYS - 2) / 5\nlocal function key(i, j) return KEYS[(i - 1) * 5 + j] end\nlocal function answer(status, pttl, kinds, fences, versions)\nlocal out = {status, pttl}\nfor i = 1, n do out[#out + 1] = kinds[i] or 0 end\nfor i = 1, n do out[#out + 1] = fences[i] or 0 end\nfor i = 1, n do out[#out + 1] = versions[i] or 0 end\nreturn out\nend\nlocal busy, longest, free = false, 0, {}\nfor i = 1, n do\nlocal holder = redis.call('HGET', key(i, 1), 'o')\nif not holder then\nlocal left = quarantine_left(quarantine)\nif left > 0 then return answer(-3, left, {}, {}, {}) end\nholder = grant_head(key(i, 1), key(i, 2), key(i, 3), key(i, 4), claim_ms, fence_ttl, ARGV[4 + i], owner)\nfree[i] = not holder\nend\nif holder and holder ~= owner then\nbusy = true\nlongest = math.max(longest, live_pttl(key(i, 1)))\nend\nend\nif busy then return answer(0, longest, {}, {}, {}) end\nlocal kinds, fences, versions, shortest = {}, {}, {}, nil\nfor i = 1, n do\nlocal lock_key = key(i, 1)\nlocal pttl = lease\nif free[i] then\nlocal fence = next_fence(key(i, 2), fence_ttl)\nredis.call('HSET', lock_key, 'o', owner, 'c', 1, 'f', string.format('%.0f', fence), 't', now_ms)\nredis.call('PEXPIRE', lock_key, lease)\nkinds[i], fences[i], versions[i] = 1, fence, 0\nelse\nlocal state = redis.call('HMGET', lock_key, 'g', 'f', 'v')\nif state[1] == '1' then\nredis.call('HDEL', lock_key, 'g')\nredis.call('PEXPIRE', lock_key, lease)\nkinds[i] = 1\nelse\nredis.call('HINCRBY', lock_key, 'c', 1)\npttl = redis.call('PTTL', lock_key)\nif pttl < lease then\nredis.call('PEXPIRE', lock_key, lease)\npttl = lease\nend\nkinds[i] = 2\nend\nredis.call('ZREM', key(i, 3), owner)\nredis.call('ZREM', key(i, 4), owner)\nfences[i], versions[i] = tonumber(state[2]), tonumber(state[3] or '0')\nend\nif not shortest or pttl < shortest then shortest = pttl end\nend\nreturn answer(1, shortest, kinds, fences, versions)\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["locks..."],
@@ -34,7 +34,7 @@ export const extendScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "12b340dd9f3c25e093a87b6e444b86a456758d86" as string,
+  sha: "a4e4c194f196c14d5d08948072b2b535b5b4b298" as string,
   source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaLockGrantHead + "local owner, claim_ms = ARGV[1], tonumber(ARGV[2])\nlocal fence_ttl, stats_ttl = tonumber(ARGV[3]), tonumber(ARGV[4])\nlocal n = (#KEYS - 2) / 5\nlocal function key(i, j) return KEYS[(i - 1) * 5 + j] end\nlocal released, remaining = {}, {}\nfor i = 1, n do\nlocal lock_key = key(i, 1)\nlocal state = redis.call('HMGET', lock_key, 'o', 'f', 't', 'g')\nreleased[i], remaining[i] = 0, 0\nif state[1] == owner and state[2] == ARGV[4 + i] then\nreleased[i] = 1\nremaining[i] = redis.call('HINCRBY', lock_key, 'c', -1)\nif remaining[i] <= 0 then\nremaining[i] = 0\nif state[4] ~= '1' then\nlocal held = now_ms - tonumber(state[3])\nlocal mean = tonumber(redis.call('HGET', key(i, 5), 'h') or held)\nredis.call('HSET', key(i, 5), 'h', math.floor(mean + (held - mean) / 4))\nredis.call('PEXPIRE', key(i, 5), stats_ttl)\nend\nredis.call('DEL', lock_key)\ngrant_head(lock_key, key(i, 2), key(i, 3), key(i, 4), claim_ms, fence_ttl, ARGV[4 + n + i], nil)\nend\nend\nend\nlocal out = {}\nfor i = 1, n do out[i] = released[i] end\nfor i = 1, n do out[n + i] = remaining[i] end\nreturn out\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["locks..."],

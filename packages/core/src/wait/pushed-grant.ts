@@ -35,26 +35,59 @@ export function grantNumbers(payload: string, count: number): number[] | undefin
   return parts;
 }
 
+/** A claim sent in the background; `hurry()` sends a deferred one now. */
+export interface PendingClaim {
+  readonly done: Promise<void>;
+  hurry(): void;
+}
+
+/**
+ * When to claim a pushed grant its holder entered on, ms from now (`leftMs`: what the holder's
+ * local deadline leaves of the grant). A claim serves a hold that outlives the grant; a hold
+ * released first needs none, and its release is then its only request after the message (a push
+ * hand-off costs a third fewer requests). So the claim waits a third of what is left, as a keeper
+ * renews at a third of a lease, and never so long that less is left than twice the room a waiter
+ * needs to enter on a message at all (three round trips and 20 ms, see `pushedGrantMs`).
+ */
+export function claimDelayMs(leftMs: number, rttMs: number): number {
+  return Math.max(0, Math.min(leftMs / 3, leftMs - 2 * (3 * rttMs + 20)));
+}
+
 /**
  * Turns a pushed grant its waiter entered on into a full lease: `renew` is the hold's first
  * renewal, sent once the holder has entered (starting a request takes CPU the hand-off should not
- * wait for). It moves the local deadline, or loses the hold when the grant is gone. Not applied,
- * or unknown after the engine's retries, it changes nothing: the grant's deadline ends the hold
- * unless a renewal confirms it first. Tracked by `background` (`client.settled()`); the promise
- * it returns never rejects.
+ * wait for), or, with `later`, after `later.afterMs` unless the hold ends before (`later.onEnd`:
+ * released or lost, the claim has nothing left to do) or `hurry()` asks for it now. It moves the
+ * local deadline, or loses the hold when the grant is gone. Not applied, or unknown after the
+ * engine's retries, it changes nothing: the grant's deadline ends the hold unless a renewal
+ * confirms it first. Tracked by `background` (`client.settled()`); `done` never rejects.
  */
 export function claimInBackground(
   background: (work: Promise<unknown>) => void,
   renew: () => Promise<unknown>,
-): Promise<void> {
-  const claim = (async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
+  later?: { readonly afterMs: number; onEnd(fn: () => void): void },
+): PendingClaim {
+  let hurry = (): void => undefined;
+  const turn = new Promise<boolean>((resolve) => {
+    if (later === undefined || later.afterMs <= 0) return void setTimeout(resolve, 0, true);
+    const timer = setTimeout(resolve, later.afterMs, true);
+    hurry = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    later.onEnd(() => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+  const done = (async () => {
+    if (!(await turn)) return;
     try {
       await renew();
     } catch {
       // see above: the grant's deadline guards the hold
     }
   })();
-  background(claim);
-  return claim;
+  background(done);
+  return { done, hurry: () => hurry() };
 }

@@ -1,0 +1,132 @@
+import { Redis } from "@upstash/redis";
+import { harness, keyPrefix } from "@edgelock/testkit";
+import { describe, expect, it } from "vitest";
+import {
+  AcquireTimeoutError,
+  createClient,
+  resolveBackend,
+  type Backend,
+  type ClientOptions,
+  type LockEvent,
+} from "../src/index.ts";
+import { extendScript } from "../src/lock/scripts.generated.ts";
+
+/**
+ * A waiter that enters on its pushed grant claims it (one extend) only once its hold outlives
+ * a third of the grant: a hold released before sends nothing but its release after the message
+ * (wait/pushed-grant.ts, claimDelayMs). Each test fails with the claim sent at once.
+ */
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function restBackend(): Backend {
+  const env = harness();
+  return resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
+}
+
+/** The REST backend, push included, counting the Lock's extend scripts it sends. */
+function countingExtends(inner: Backend) {
+  const count = { extends: 0 };
+  const backend: Backend = {
+    kind: inner.kind,
+    command: (args, signal) => {
+      if (args[1] === extendScript.sha || args[1] === extendScript.source) count.extends++;
+      return inner.command(args, signal);
+    },
+  };
+  if (inner.subscribe) backend.subscribe = inner.subscribe.bind(inner);
+  if (inner.psubscribe) backend.psubscribe = inner.psubscribe.bind(inner);
+  return { backend, count };
+}
+
+/**
+ * A holder on a fresh name (no hold statistics: the queue's head listens from its first busy
+ * answer) and a waiter behind it whose stream is live when the holder releases: the waiter
+ * enters on the grant message. Resolves to the waiter's hold, its client's extend count, and its
+ * acquire's attempts: 2 when it entered on the message (its first, and one more when its new
+ * stream went live, wait-loop.ts), 3 had it learnt of the grant by polling.
+ */
+async function enteredOnPush(name: string, options: Omit<ClientOptions, "redis"> = {}) {
+  const prefix = keyPrefix();
+  const holderClient = createClient({ redis: restBackend(), prefix, ...options });
+  const { backend, count } = countingExtends(restBackend());
+  const events: LockEvent[] = [];
+  const client = createClient({
+    redis: backend,
+    prefix,
+    ...options,
+    onEvent: (e) => events.push(e),
+  });
+  // Redis learns the extend script first, so that one claim is one request (no NOSCRIPT round).
+  const warm = await client.lock(`${name}:warm`).acquire();
+  await warm.extend(5_000);
+  await warm.release();
+  count.extends = 0;
+  const held = await holderClient.lock(name).acquire({ leaseMs: 10_000 });
+  const lock = client.lock(name);
+  const waiting = lock.acquire({ leaseMs: 10_000, waitMs: 10_000 });
+  while (!events.some((e) => e.type === "waited")) await pause(2);
+  await pause(300); // its stream is live
+  await held.release();
+  const hold = await waiting;
+  const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
+  const other = createClient({ redis: restBackend(), prefix, ...options });
+  return { hold, lock, count, attempts: acquired.attempts, other: other.lock(name), client };
+}
+
+describe("a holder that entered on its pushed grant claims it only when it holds long (REST)", () => {
+  it("released within a third of the grant: no claim, the release is its only request after the message", async () => {
+    const { hold, count, attempts, other, client } = await enteredOnPush("short");
+    expect(attempts).toBe(2);
+    await pause(20);
+    await hold.release();
+    await client.settled();
+    expect(count.extends).toBe(0);
+    // The lock is free: the release of the unclaimed grant applied.
+    const next = await other.tryAcquire();
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("held past the grant: one claim, sent before the grant ends, and the hold lives on", async () => {
+    const options = { claimWindowMs: 600 };
+    const { hold, count, attempts, other } = await enteredOnPush("long", options);
+    expect(attempts).toBe(2);
+    expect(count.extends).toBe(0);
+    await pause(1_500); // well past the 600 ms grant
+    expect(count.extends).toBe(1);
+    expect(hold.signal.aborted).toBe(false);
+    expect(await other.tryAcquire()).toBeNull();
+    // the claim gave the hold the lease it asked for
+    expect(hold.toJSON().expiresAt - Date.now()).toBeGreaterThan(7_000);
+    await hold.release();
+    const next = await other.tryAcquire();
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("a nested acquire on the handle sends the deferred claim at once and counts two holds", async () => {
+    // A 6 s grant: the claim would wait about a third of it (some 2 s).
+    const { hold, lock, count, other } = await enteredOnPush("nested", { claimWindowMs: 6_000 });
+    const started = Date.now();
+    const inner = await lock.acquire({ leaseMs: 10_000, waitMs: 1_000 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(count.extends).toBe(1);
+    expect(inner.fence).toBe(hold.fence);
+    await inner.release();
+    expect(await other.tryAcquire()).toBeNull();
+    await hold.release();
+    const next = await other.tryAcquire();
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("a waiter behind an unclaimed pushed grant is told its age from the grant, not 0", async () => {
+    const { hold, other } = await enteredOnPush("age");
+    await pause(250);
+    const outcome = await other.acquire({ waitMs: 1 }).catch((e: unknown) => e);
+    expect(outcome).toBeInstanceOf(AcquireTimeoutError);
+    const hint = (outcome as AcquireTimeoutError).hint;
+    expect(hint?.holdAgeMs).toBeGreaterThanOrEqual(200);
+    await hold.release();
+  });
+});
