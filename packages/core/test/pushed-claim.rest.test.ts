@@ -10,6 +10,7 @@ import {
   type LockEvent,
 } from "../src/index.ts";
 import { extendScript } from "../src/lock/scripts.generated.ts";
+import * as pes from "../src/permit-semaphore/scripts.generated.ts";
 
 /**
  * A waiter that enters on its pushed grant claims it (one extend) only once its hold outlives
@@ -23,13 +24,15 @@ function restBackend(): Backend {
   return resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
 }
 
-/** The REST backend, push included, counting the Lock's extend scripts it sends. */
+/** The REST backend, push included, counting the extend scripts (Lock, permit) it sends. */
 function countingExtends(inner: Backend) {
   const count = { extends: 0 };
   const backend: Backend = {
     kind: inner.kind,
     command: (args, signal) => {
-      if (args[1] === extendScript.sha || args[1] === extendScript.source) count.extends++;
+      const script = args[1];
+      if (script === extendScript.sha || script === extendScript.source) count.extends++;
+      if (script === pes.extendScript.sha || script === pes.extendScript.source) count.extends++;
       return inner.command(args, signal);
     },
   };
@@ -128,5 +131,47 @@ describe("a holder that entered on its pushed grant claims it only when it holds
     const hint = (outcome as AcquireTimeoutError).hint;
     expect(hint?.holdAgeMs).toBeGreaterThanOrEqual(200);
     await hold.release();
+  });
+  it("an extend by the holder before the deferred claim is not undone by it", async () => {
+    const { hold, count } = await enteredOnPush("extended", { claimWindowMs: 600 });
+    await hold.extend(60_000);
+    expect(count.extends).toBe(1);
+    await pause(1_000); // past the claim's time
+    expect(count.extends).toBe(1);
+    expect(hold.toJSON().expiresAt - Date.now()).toBeGreaterThan(50_000);
+    await hold.release();
+  });
+
+  it("a PermitExpirableSemaphore permit entered on its pushed grant and released at once sends no claim", async () => {
+    const prefix = keyPrefix();
+    const holderClient = createClient({ redis: restBackend(), prefix });
+    const { backend, count } = countingExtends(restBackend());
+    const events: LockEvent[] = [];
+    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    const warm = client.permitExpirableSemaphore("pes:warm");
+    await warm.trySetPermits(1);
+    const w = await warm.acquire();
+    await w.extend(5_000);
+    await w.release();
+    count.extends = 0;
+    await holderClient.permitExpirableSemaphore("pes").trySetPermits(1);
+    const held = await holderClient.permitExpirableSemaphore("pes").acquire({ leaseMs: 10_000 });
+    const waiting = client
+      .permitExpirableSemaphore("pes")
+      .acquire({ leaseMs: 10_000, waitMs: 10_000 });
+    while (!events.some((e) => e.type === "waited")) await pause(2);
+    await pause(300); // its stream is live
+    await held.release();
+    const permit = await waiting;
+    const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
+    expect(acquired.attempts).toBe(2); // entered on the message (see enteredOnPush)
+    await pause(20);
+    await permit.release();
+    await client.settled();
+    expect(count.extends).toBe(0);
+    expect(await holderClient.permitExpirableSemaphore("pes").status()).toMatchObject({
+      available: 1,
+      live: 0,
+    });
   });
 });

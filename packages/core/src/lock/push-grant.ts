@@ -102,7 +102,11 @@ function trackClaim(
 ): void {
   const claim = claimInBackground(
     (work) => ref.ctx.background(work),
-    () => hold.renew(leaseMs),
+    // A renewal since (the holder's extend, the keeper) claimed it already: the claim would only
+    // undo that extend's lease. It asks for the lease the hold has now.
+    async () => {
+      if (hold.version === 0) await hold.renew(hold.leaseMs);
+    },
     { afterMs, onEnd: (fn) => hold.lease.onEnd(fn) },
   );
   const pending = unclaimed.get(holds) ?? new Set();

@@ -1,5 +1,6 @@
 import { randomId } from "../ids.ts";
-import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
+import { now } from "../engine/clock.ts";
+import { claimDelayMs, grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
 import { acquireAsWaiter } from "../waiter-queue/acquire-as-waiter.ts";
 import { resolveHoldOptions } from "../lease/hold-options.ts";
@@ -47,7 +48,7 @@ export async function acquirePermit(
     abandon: (op) => runAbandon(ref, waiter, op),
     // A pushed grant is a permit already, under this waiter's id, until the claim window ends:
     // enter on the message (one trip after the release, where a claim would cost two) and claim
-    // in the background, as a Lock's waiter does.
+    // in the background once the permit outlives a third of the grant, as a Lock's waiter does.
     onMessage: (payload, since) => {
       const grant = parseGrant(payload);
       if (grant === undefined) return "attempt";
@@ -64,7 +65,7 @@ export async function acquirePermit(
         version: 0, // a direct grant has no lease version yet: the claim is its first renewal
       };
       const permit = new HeldPermit(ref, init);
-      permit.claimInBackground(leaseMs);
+      permit.claimInBackground(claimDelayMs(since.sentAt + room - now(), since.rttMs));
       return { granted: permit };
     },
   });

@@ -62,11 +62,17 @@ export class HeldPermit implements Permit {
     });
   }
 
-  /** @internal Claims a direct grant the waiter entered on (see `claimInBackground`). */
-  claimInBackground(leaseMs: number): void {
+  /**
+   * @internal Claims a direct grant the waiter entered on, in `afterMs` unless the permit is
+   * released or renewed before (see `claimInBackground`, `claimDelayMs`).
+   */
+  claimInBackground(afterMs: number): void {
     void claimInBackground(
       (work) => this.#ref.ctx.background(work),
-      () => this.#renewals.renew(leaseMs),
+      async () => {
+        if (this.version === 0) await this.#renewals.renew(this.#keeping.leaseMs);
+      },
+      { afterMs, onEnd: (fn) => this.lease.onEnd(fn) },
     );
   }
 
