@@ -11,6 +11,7 @@ import {
 } from "../src/index.ts";
 import { extendScript } from "../src/lock/scripts.generated.ts";
 import * as pes from "../src/permit-semaphore/scripts.generated.ts";
+import * as sem from "../src/semaphore/scripts.generated.ts";
 
 /**
  * A waiter that enters on its pushed grant claims it (one extend) only once its hold outlives
@@ -24,15 +25,21 @@ function restBackend(): Backend {
   return resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
 }
 
-/** The REST backend, push included, counting the extend scripts (Lock, permit) it sends. */
+/**
+ * The REST backend, push included, counting the scripts it sends: `extends` (the Lock's extend
+ * and the permit's, the claims of the Lock and the PermitExpirableSemaphore), and the Semaphore's
+ * `acquires` (its claim is one) and `abandons` (what gives an unclaimed grant back).
+ */
 function countingExtends(inner: Backend) {
-  const count = { extends: 0 };
+  const count = { extends: 0, acquires: 0, abandons: 0 };
+  const is = (args: readonly unknown[], script: { sha: string; source: string }) =>
+    args[1] === script.sha || args[1] === script.source;
   const backend: Backend = {
     kind: inner.kind,
     command: (args, signal) => {
-      const script = args[1];
-      if (script === extendScript.sha || script === extendScript.source) count.extends++;
-      if (script === pes.extendScript.sha || script === pes.extendScript.source) count.extends++;
+      if (is(args, extendScript) || is(args, pes.extendScript)) count.extends++;
+      if (is(args, sem.acquireScript)) count.acquires++;
+      if (is(args, sem.abandonScript)) count.abandons++;
       return inner.command(args, signal);
     },
   };
@@ -173,5 +180,38 @@ describe("a holder that entered on its pushed grant claims it only when it holds
       available: 1,
       live: 0,
     });
+  });
+  it("a Semaphore hold entered on its pushed grant and released at once sends no claim: its release gives the grant back", async () => {
+    const prefix = keyPrefix();
+    const holderClient = createClient({ redis: restBackend(), prefix });
+    const { backend, count } = countingExtends(restBackend());
+    const events: LockEvent[] = [];
+    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    // Redis learns the scripts first: one claim or abandon is then one request.
+    const warm = client.semaphore("sem:warm");
+    await warm.trySetPermits(1);
+    await (await warm.acquire()).release();
+    const taken = await warm.acquire();
+    await warm.acquire({ waitMs: 1 }).catch(() => undefined); // times out: abandons
+    await client.settled();
+    await taken.release();
+    const mine = holderClient.semaphore("sem");
+    await mine.trySetPermits(1);
+    const held = await mine.acquire();
+    const waiting = client.semaphore("sem").acquire({ waitMs: 10_000 });
+    while (!events.some((e) => e.type === "waited")) await pause(2);
+    await pause(300); // its stream is live
+    const before = { ...count };
+    await held.release();
+    const hold = await waiting;
+    const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
+    expect(acquired.attempts).toBe(2); // entered on the message (see enteredOnPush)
+    await pause(20);
+    await hold.release();
+    await client.settled();
+    expect(count.acquires - before.acquires).toBe(0);
+    expect(count.abandons - before.abandons).toBe(1);
+    expect(hold.signal.aborted).toBe(false);
+    expect(await mine.status()).toMatchObject({ available: 1, total: 1, waiters: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import { newOperation } from "../engine/operation.ts";
-import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
+import { now } from "../engine/clock.ts";
+import { claimDelayMs, grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import { PushedClaim } from "./pushed-claim.ts";
 import { randomId } from "../ids.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
@@ -44,14 +45,15 @@ export async function acquirePermits(
     abandon: async (op) => (await runAbandon(ref, waiter, permits, op)).back,
     // A pushed grant is these permits already, reserved under this waiter's id until the claim
     // window ends: enter on the message (one trip after the release, where a claim would cost
-    // two) and claim in the background; `hold.signal` aborts if the claim does not land in time.
+    // two) and claim in the background once the hold outlives a third of the grant (a release
+    // before abandons the grant instead); `hold.signal` aborts if the claim does not land in time.
     onMessage: (payload, since) => {
       const grant = parseGrant(payload, permits);
       if (grant === undefined) return "attempt";
       const room = pushedGrantMs(grant, since);
       if (typeof room === "string") return room;
       const claim = new PushedClaim(ref, permits, { waiter, sentAt: since.sentAt, validMs: room });
-      claim.start(room);
+      claim.start(room, claimDelayMs(since.sentAt + room - now(), since.rttMs));
       const pending = { pending: claim, serialised: false };
       return { granted: new SemaphoreHoldView(ref, permits, newOperation(), pending) };
     },

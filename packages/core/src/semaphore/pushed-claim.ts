@@ -1,3 +1,4 @@
+import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { NotHeldError } from "../errors.ts";
 import { holdLease } from "../lease/hold-lease.ts";
@@ -25,6 +26,7 @@ export class PushedClaim {
   readonly #permits: number;
   readonly #lease: LeaseState | undefined;
   #outcome: "pending" | "claimed" | "lost" = "pending";
+  #givingBack = false;
 
   constructor(
     ref: SemaphoreRef,
@@ -51,18 +53,25 @@ export class PushedClaim {
     return this.#outcome;
   }
 
-  /** Sends the claim once, in the background, within what is left of the grant (`budgetMs`). */
-  start(budgetMs: number): void {
+  /**
+   * Sends the claim once, in the background, within what is left of the grant (`budgetMs`), in
+   * `afterMs` (see `claimDelayMs`) unless the permits are given back (released) or lost before:
+   * a release before the claim abandons the grant instead, one request either way.
+   */
+  start(budgetMs: number, afterMs = 0): void {
     const { ctx } = this.#ref;
+    const end = now() + budgetMs;
+    const lease = this.#lease;
     void claimInBackground(
       (work) => ctx.background(work),
       async () => {
+        if (this.#givingBack) return; // a release got there first: the abandon gives them back
         const p = { waiter: this.waiter, permits: this.#permits, queue: false };
         const { reply } = await runAcquire(this.#ref, {
           ...p,
           returnWithinMs: 0,
           op: this.op,
-          budgetMs,
+          budgetMs: Math.max(1, end - now()),
         });
         if (this.#outcome !== "pending") return; // lost meanwhile: the loss already gave back
         if (reply.status === "granted") {
@@ -75,6 +84,7 @@ export class PushedClaim {
           this.#lease?.lose("gone");
         }
       },
+      lease && { afterMs, onEnd: (fn) => lease.onEnd(fn) },
     );
   }
 
@@ -84,6 +94,7 @@ export class PushedClaim {
    * the grant lapsed before the claim landed.
    */
   async giveBack(): Promise<void> {
+    this.#givingBack = true;
     const { back, again } = await runAbandon(this.#ref, this.waiter, this.#permits, this.op);
     this.#lease?.finish();
     if (back === 0 && !again) throw this.lostError();
