@@ -7,6 +7,7 @@ import {
   resolveBackend,
   type Backend,
   type ClientOptions,
+  type Keeper,
   type LockEvent,
 } from "../src/index.ts";
 import { extendScript } from "../src/lock/scripts.generated.ts";
@@ -55,7 +56,12 @@ function countingExtends(inner: Backend) {
  * acquire's attempts: 2 when it entered on the message (its first, and one more when its new
  * stream went live, wait-loop.ts), 3 had it learnt of the grant by polling.
  */
-async function enteredOnPush(name: string, options: Omit<ClientOptions, "redis"> = {}) {
+async function enteredOnPush(
+  name: string,
+  options: Omit<ClientOptions, "redis"> = {},
+  waiterOptions: Omit<ClientOptions, "redis"> = {},
+  acquireOptions: { leaseMs?: number } = { leaseMs: 10_000 },
+) {
   const prefix = keyPrefix();
   const holderClient = createClient({ redis: restBackend(), prefix, ...options });
   const { backend, count } = countingExtends(restBackend());
@@ -64,6 +70,7 @@ async function enteredOnPush(name: string, options: Omit<ClientOptions, "redis">
     redis: backend,
     prefix,
     ...options,
+    ...waiterOptions,
     onEvent: (e) => events.push(e),
   });
   // Redis learns the extend script first, so that one claim is one request (no NOSCRIPT round).
@@ -73,7 +80,7 @@ async function enteredOnPush(name: string, options: Omit<ClientOptions, "redis">
   count.extends = 0;
   const held = await holderClient.lock(name).acquire({ leaseMs: 10_000 });
   const lock = client.lock(name);
-  const waiting = lock.acquire({ leaseMs: 10_000, waitMs: 10_000 });
+  const waiting = lock.acquire({ ...acquireOptions, waitMs: 10_000 });
   while (!events.some((e) => e.type === "waited")) await pause(2);
   await pause(300); // its stream is live
   await held.release();
@@ -213,5 +220,15 @@ describe("a holder that entered on its pushed grant claims it only when it holds
     expect(count.abandons - before.abandons).toBe(1);
     expect(hold.signal.aborted).toBe(false);
     expect(await mine.status()).toMatchObject({ available: 1, total: 1, waiters: 0 });
+  });
+  it("a hold a keeper took over sends no deferred claim: the keeper renews it where it keeps it", async () => {
+    // A keeper that hands every hold to another process (as the Durable Object keeper does, which
+    // renews at once there) and renews nothing here.
+    const keeper: Keeper = { keep: (task) => task.handedOver?.() };
+    // No leaseMs: the default lease, kept alive by the keeper (an explicit one is not).
+    const { hold, count } = await enteredOnPush("taken", { claimWindowMs: 600 }, { keeper }, {});
+    await pause(1_000); // past the claim's time
+    expect(count.extends).toBe(0);
+    expect(hold.signal.aborted).toBe(true); // the grant ran out here; the keeper would have renewed
   });
 });

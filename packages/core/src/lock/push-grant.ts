@@ -103,9 +103,11 @@ function trackClaim(
   const claim = claimInBackground(
     (work) => ref.ctx.background(work),
     // A renewal since (the holder's extend, the keeper) claimed it already: the claim would only
-    // undo that extend's lease. It asks for the lease the hold has now.
+    // undo that extend's lease; a keeper that took the hold over renews it there. It asks for the
+    // lease the hold has now.
     async () => {
-      if (hold.version === 0) await hold.renew(hold.leaseMs);
+      if (hold.version === 0 && hold.lease.deadlineReason !== "taken-over")
+        await hold.renew(hold.leaseMs);
     },
     { afterMs, onEnd: (fn) => hold.lease.onEnd(fn) },
   );

@@ -64,13 +64,14 @@ export class HeldPermit implements Permit {
 
   /**
    * @internal Claims a direct grant the waiter entered on, in `afterMs` unless the permit is
-   * released or renewed before (see `claimInBackground`, `claimDelayMs`).
+   * released, renewed or taken over by a keeper before (see `claimInBackground`, `claimDelayMs`).
    */
   claimInBackground(afterMs: number): void {
     void claimInBackground(
       (work) => this.#ref.ctx.background(work),
       async () => {
-        if (this.version === 0) await this.#renewals.renew(this.#keeping.leaseMs);
+        if (this.version === 0 && this.lease.deadlineReason !== "taken-over")
+          await this.#renewals.renew(this.#keeping.leaseMs);
       },
       { afterMs, onEnd: (fn) => this.lease.onEnd(fn) },
     );
