@@ -1,0 +1,73 @@
+/**
+ * `pnpm --filter @edgelock/bench model:frontier`: how far polling alone can go on issue 14's
+ * workload without push (N = 12, exponential sections of mean 8 ms, R = 25 ms), in the model.
+ * The default strategy beside variants that aim the head's poll later or earlier (ms) and the
+ * waiters behind it later or earlier (in mean holds), at a near-ideal machine (0.2 ms of delay
+ * per hop) and at one like the bench's (1.5 ms, where push reaches what it reaches in the bench).
+ * Each is a wrapper of the real strategy: only the public `WaitStrategy` seam is used.
+ */
+import { justInTimeStrategy, type WaitStrategy } from "@edgelock/core";
+import { runModel } from "./main.ts";
+
+interface Variant {
+  readonly label: string;
+  /** Added to the head's sleep, ms. */
+  readonly headMs?: number;
+  /** Added to the sleep of a waiter behind the head, in mean holds. */
+  readonly behindHolds?: number;
+}
+
+const VARIANTS: readonly Variant[] = [
+  { label: "default" },
+  { label: "head 4 ms earlier", headMs: -4 },
+  { label: "head 4 ms later", headMs: 4 },
+  { label: "head 8 ms later", headMs: 8 },
+  { label: "behind 0.25 hold earlier", behindHolds: -0.25 },
+  { label: "behind 0.25 hold later", behindHolds: 0.25 },
+  { label: "behind 0.5 hold later", behindHolds: 0.5 },
+];
+
+function variant(v: Variant): WaitStrategy {
+  const base = justInTimeStrategy();
+  return {
+    name: v.label,
+    maxDelayMs: base.maxDelayMs,
+    nextDelay(h) {
+      const d = base.nextDelay(h);
+      if (h.pushed || h.meanHoldMs <= 0) return d;
+      if (h.position === 1) return Math.max(0, d + (v.headMs ?? 0));
+      if (h.position > 1) return Math.max(0, d + (v.behindHolds ?? 0) * h.meanHoldMs);
+      return d;
+    },
+  };
+}
+
+const SEEDS = [1, 2, 3, 4, 5, 6];
+
+for (const noiseMs of [0.2, 1.5]) {
+  console.log(`\n${noiseMs} ms of delay per hop (mean of ${SEEDS.length} seeds)`);
+  for (const push of [true, false]) {
+    const rows = push ? VARIANTS.slice(0, 1) : VARIANTS;
+    for (const v of rows) {
+      let efficiency = 0;
+      let requests = 0;
+      for (const seed of SEEDS) {
+        const r = runModel({
+          workers: 12,
+          rttMs: 25,
+          csMs: 8,
+          irregular: true,
+          push,
+          noiseMs,
+          seed,
+          sections: 20,
+          strategy: variant(v),
+        });
+        efficiency += r.metrics.efficiency / SEEDS.length;
+        requests += r.requestsPerCs / SEEDS.length;
+      }
+      const label = `${push ? "push" : "polling"}, ${v.label}`;
+      console.log(`  ${label.padEnd(36)} ${efficiency.toFixed(2)} @ ${requests.toFixed(2)}`);
+    }
+  }
+}
