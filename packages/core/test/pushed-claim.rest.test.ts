@@ -10,7 +10,7 @@ import {
   type Keeper,
   type LockEvent,
 } from "../src/index.ts";
-import { extendScript } from "../src/lock/scripts.generated.ts";
+import { extendScript, releaseScript } from "../src/lock/scripts.generated.ts";
 import * as pes from "../src/permit-semaphore/scripts.generated.ts";
 import * as sem from "../src/semaphore/scripts.generated.ts";
 
@@ -33,6 +33,8 @@ function restBackend(): Backend {
  */
 function countingExtends(inner: Backend) {
   const count = { extends: 0, acquires: 0, abandons: 0 };
+  /** Holds back the answer of the Lock's release this long after it ran (ms). */
+  const slow = { releaseAnswerMs: 0 };
   const is = (args: readonly unknown[], script: { sha: string; source: string }) =>
     args[1] === script.sha || args[1] === script.source;
   const backend: Backend = {
@@ -41,12 +43,16 @@ function countingExtends(inner: Backend) {
       if (is(args, extendScript) || is(args, pes.extendScript)) count.extends++;
       if (is(args, sem.acquireScript)) count.acquires++;
       if (is(args, sem.abandonScript)) count.abandons++;
+      if (is(args, releaseScript) && slow.releaseAnswerMs > 0) {
+        const ms = slow.releaseAnswerMs;
+        return inner.command(args, signal).then((answer) => pause(ms).then(() => answer));
+      }
       return inner.command(args, signal);
     },
   };
   if (inner.subscribe) backend.subscribe = inner.subscribe.bind(inner);
   if (inner.psubscribe) backend.psubscribe = inner.psubscribe.bind(inner);
-  return { backend, count };
+  return { backend, count, slow };
 }
 
 /**
@@ -64,7 +70,7 @@ async function enteredOnPush(
 ) {
   const prefix = keyPrefix();
   const holderClient = createClient({ redis: restBackend(), prefix, ...options });
-  const { backend, count } = countingExtends(restBackend());
+  const { backend, count, slow } = countingExtends(restBackend());
   const events: LockEvent[] = [];
   const client = createClient({
     redis: backend,
@@ -87,7 +93,7 @@ async function enteredOnPush(
   const hold = await waiting;
   const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
   const other = createClient({ redis: restBackend(), prefix, ...options });
-  return { hold, lock, count, attempts: acquired.attempts, other: other.lock(name), client };
+  return { hold, lock, count, slow, attempts: acquired.attempts, other: other.lock(name), client };
 }
 
 describe("a holder that entered on its pushed grant claims it only when it holds long (REST)", () => {
@@ -230,5 +236,20 @@ describe("a holder that entered on its pushed grant claims it only when it holds
     await pause(1_000); // past the claim's time
     expect(count.extends).toBe(0);
     expect(hold.signal.aborted).toBe(true); // the grant ran out here; the keeper would have renewed
+  });
+  it("a release on its way when the claim's time comes drops the claim: the released hold is not reported lost", async () => {
+    // A 1.2 s grant, entered some 300 ms after the waiter's last attempt (the grant counts from
+    // it): the claim is due about 300 ms after entering. The release leaves at 100 ms and runs at
+    // once, but its answer comes 400 ms later: a claim sent meanwhile would find the hold gone
+    // and abort the signal of a hold that was released.
+    const { hold, count, slow, other } = await enteredOnPush("racing", { claimWindowMs: 1_200 });
+    await pause(100);
+    slow.releaseAnswerMs = 400;
+    await hold.release();
+    expect(hold.signal.aborted).toBe(false);
+    expect(count.extends).toBe(0);
+    const next = await other.tryAcquire();
+    expect(next).not.toBeNull();
+    await next!.release();
   });
 });

@@ -33,6 +33,9 @@ export class HeldLockView extends HoldView implements HeldLock {
         `"${this.name}" was lost before release: ${String((hold.lease.signal.reason as Error).message)}`,
       );
     }
+    // A deferred claim not sent yet would land after the release, find the hold gone and abort
+    // the signal of a hold that was released: drop it (see push-grant.ts).
+    hold.pendingClaim?.cancel();
     let result: { released: boolean; remaining: number };
     try {
       result = await callsOf(hold.ref).release(hold.ref, hold.fence, newOperation());

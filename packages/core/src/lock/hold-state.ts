@@ -6,6 +6,7 @@ import { callsOf } from "./calls.ts";
 import type { LockRef } from "./lock-ref.ts";
 import { HoldKeeping, type VersionedHoldInit } from "../lease/hold-keeping.ts";
 import { OrderedRenewals, type RenewOutcome } from "../lease/ordered-renewal.ts";
+import type { PendingClaim } from "../wait/pushed-grant.ts";
 
 /**
  * One acquisition (one fence) as seen by one handle: the lease shared by its nested holds, and
@@ -25,6 +26,8 @@ export class LockHoldState {
    * nothing about the server: `extend()` and `release()` still ask the server.
    */
   readonly resumed: boolean;
+  /** The deferred claim of a pushed grant this hold entered on, until it is sent or dropped. */
+  pendingClaim: PendingClaim | undefined;
   #views = 0;
   readonly #keeping: HoldKeeping;
   readonly #renewals: OrderedRenewals;

@@ -91,7 +91,8 @@ function enterOnGrant(
 
 /**
  * The claim of an entered grant, deferred until the hold outlives a third of the grant (none when
- * released before), tracked per handle: a nested acquire has it sent at once and waits for it.
+ * released before: a release drops it as it starts), tracked per handle: a nested acquire has it
+ * sent at once and waits for it.
  */
 function trackClaim(
   ref: LockRef,
@@ -114,7 +115,11 @@ function trackClaim(
   const pending = unclaimed.get(holds) ?? new Set();
   unclaimed.set(holds, pending);
   pending.add(claim);
-  void claim.done.finally(() => pending.delete(claim));
+  hold.pendingClaim = claim;
+  void claim.done.finally(() => {
+    pending.delete(claim);
+    if (hold.pendingClaim === claim) hold.pendingClaim = undefined;
+  });
 }
 
 function parseGrant(payload: string): GrantMessage | undefined {

@@ -7,7 +7,7 @@ import { HoldKeeping, type VersionedHoldInit } from "../lease/hold-keeping.ts";
 import { OrderedRenewals } from "../lease/ordered-renewal.ts";
 import { checkLeaseWithinQuarantine } from "../quarantine/quarantine.ts";
 import { validateMs } from "../validate.ts";
-import { claimInBackground } from "../wait/pushed-grant.ts";
+import { claimInBackground, type PendingClaim } from "../wait/pushed-grant.ts";
 import { runExtend, runRelease, type PermitSemaphoreRef } from "./calls.ts";
 import type { Permit, SerializedPermit } from "./types.ts";
 
@@ -33,6 +33,8 @@ export class HeldPermit implements Permit {
   readonly #releaseOp: Operation = newOperation();
   readonly #keeping: HoldKeeping;
   #released = false;
+  /** The deferred claim of the pushed grant it entered on, if any. */
+  #pendingClaim: PendingClaim | undefined;
   /** A renewal was sent (it may have made a lease version entry though its answer never came). */
   #renewalSent = false;
 
@@ -67,7 +69,7 @@ export class HeldPermit implements Permit {
    * released, renewed or taken over by a keeper before (see `claimInBackground`, `claimDelayMs`).
    */
   claimInBackground(afterMs: number): void {
-    void claimInBackground(
+    this.#pendingClaim = claimInBackground(
       (work) => this.#ref.ctx.background(work),
       async () => {
         if (this.version === 0 && this.lease.deadlineReason !== "taken-over")
@@ -97,6 +99,9 @@ export class HeldPermit implements Permit {
       throw new NotHeldError(this.name, `permit of "${this.name}" was already released`);
     this.#released = true;
     this.#keeping.stop();
+    // A deferred claim not sent yet would land after the release and abort a released permit's
+    // signal: drop it (see claimInBackground).
+    this.#pendingClaim?.cancel();
     let result;
     try {
       const renewed = this.version > 0 || this.#renewalSent;

@@ -35,10 +35,15 @@ export function grantNumbers(payload: string, count: number): number[] | undefin
   return parts;
 }
 
-/** A claim sent in the background; `hurry()` sends a deferred one now. */
+/**
+ * A claim sent in the background: `hurry()` sends a deferred one now, `cancel()` drops one not
+ * sent yet (a release is on its way: a claim landing after it would find the hold gone, and say
+ * the hold was lost while its release succeeds).
+ */
 export interface PendingClaim {
   readonly done: Promise<void>;
   hurry(): void;
+  cancel(): void;
 }
 
 /**
@@ -57,28 +62,24 @@ export function claimDelayMs(leftMs: number, rttMs: number): number {
  * Turns a pushed grant its waiter entered on into a full lease: `renew` is the hold's first
  * renewal, sent once the holder has entered (starting a request takes CPU the hand-off should not
  * wait for), or, with `later`, after `later.afterMs` unless the hold ends before (`later.onEnd`:
- * released or lost, the claim has nothing left to do) or `hurry()` asks for it now. It moves the
- * local deadline, or loses the hold when the grant is gone. Not applied, or unknown after the
- * engine's retries, it changes nothing: the grant's deadline ends the hold unless a renewal
- * confirms it first. Tracked by `background` (`client.settled()`); `done` never rejects.
+ * released or lost, the claim has nothing left to do); `hurry()` sends it now, `cancel()` never.
+ * It moves the local deadline, or loses the hold when the grant is gone. Not applied, or unknown
+ * after the engine's retries, it changes nothing: the grant's deadline ends the hold unless a
+ * renewal confirms it first. Tracked by `background` (`client.settled()`); `done` never rejects.
  */
 export function claimInBackground(
   background: (work: Promise<unknown>) => void,
   renew: () => Promise<unknown>,
   later?: { readonly afterMs: number; onEnd(fn: () => void): void },
 ): PendingClaim {
-  let hurry = (): void => undefined;
+  let settle: (send: boolean) => void = () => undefined;
   const turn = new Promise<boolean>((resolve) => {
-    if (later === undefined || later.afterMs <= 0) return void setTimeout(resolve, 0, true);
-    const timer = setTimeout(resolve, later.afterMs, true);
-    hurry = () => {
+    const timer = setTimeout(resolve, later === undefined ? 0 : Math.max(0, later.afterMs), true);
+    settle = (send) => {
       clearTimeout(timer);
-      resolve(true);
+      resolve(send);
     };
-    later.onEnd(() => {
-      clearTimeout(timer);
-      resolve(false);
-    });
+    later?.onEnd(() => settle(false));
   });
   const done = (async () => {
     if (!(await turn)) return;
@@ -89,5 +90,5 @@ export function claimInBackground(
     }
   })();
   background(done);
-  return { done, hurry: () => hurry() };
+  return { done, hurry: () => settle(true), cancel: () => settle(false) };
 }
