@@ -30,8 +30,9 @@ const KB = 1024;
 // the readers marked by a queued writer or a downgrade; the PermitExpirableSemaphore's lazy
 // purge and its claim-first): more Lua, fewer commands on every acquire and release (Lock 10 ->
 // 9, write 11 -> 10, read 14 -> 12, PermitExpirableSemaphore 11 / 23 -> 9 / 18). The polling
-// entry (no push code) measured 18.4 KB. The deferred claim of a pushed grant (a request less per
-// push hand-off) added 0.1-0.2 KB within the budgets: 20.96 / 21.62 / 39.49 KB.
+// entry (no push code) measured 18.4 KB. Raised by 0.25 KB with the deferred claim of a pushed
+// grant (a request less per push hand-off: the claim waits, a nested acquire hurries it, a
+// release drops it), which took the Lock to 21.00 KB and createClient to 39.54 KB.
 
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
@@ -43,7 +44,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 21 * KB,
+    budget: 21.25 * KB,
     goal: 10 * KB,
   },
   {
@@ -73,7 +74,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 21.75 * KB,
+    budget: 22 * KB,
     goal: 11 * KB,
   },
   {
@@ -91,7 +92,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 21.75 * KB,
+    budget: 22 * KB,
     goal: 11 * KB,
   },
   {
@@ -117,7 +118,7 @@ export default {
   },
 };`,
     // +0.75 KB with the Semaphore's waiter entering on its pushed grant (semaphore/pushed-claim.ts)
-    budget: 39.5 * KB,
+    budget: 39.75 * KB,
     goal: 24 * KB,
   },
 ];
