@@ -33,7 +33,7 @@ function restBackend(): Backend {
  */
 function countingExtends(inner: Backend) {
   const count = { extends: 0, acquires: 0, abandons: 0 };
-  /** Holds back the answer of the Lock's release this long after it ran (ms). */
+  /** Holds back the answer of a release (Lock, permit) this long after it ran (ms). */
   const slow = { releaseAnswerMs: 0 };
   const is = (args: readonly unknown[], script: { sha: string; source: string }) =>
     args[1] === script.sha || args[1] === script.source;
@@ -43,7 +43,8 @@ function countingExtends(inner: Backend) {
       if (is(args, extendScript) || is(args, pes.extendScript)) count.extends++;
       if (is(args, sem.acquireScript)) count.acquires++;
       if (is(args, sem.abandonScript)) count.abandons++;
-      if (is(args, releaseScript) && slow.releaseAnswerMs > 0) {
+      const release = is(args, releaseScript) || is(args, pes.releaseScript);
+      if (release && slow.releaseAnswerMs > 0) {
         const ms = slow.releaseAnswerMs;
         return inner.command(args, signal).then((answer) => pause(ms).then(() => answer));
       }
@@ -94,6 +95,38 @@ async function enteredOnPush(
   const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
   const other = createClient({ redis: restBackend(), prefix, ...options });
   return { hold, lock, count, slow, attempts: acquired.attempts, other: other.lock(name), client };
+}
+
+/** `enteredOnPush` for a PermitExpirableSemaphore of one permit. */
+async function permitEnteredOnPush(name: string, options: Omit<ClientOptions, "redis"> = {}) {
+  const prefix = keyPrefix();
+  const holderClient = createClient({ redis: restBackend(), prefix, ...options });
+  const { backend, count, slow } = countingExtends(restBackend());
+  const events: LockEvent[] = [];
+  const client = createClient({
+    redis: backend,
+    prefix,
+    ...options,
+    onEvent: (e) => events.push(e),
+  });
+  const warm = client.permitExpirableSemaphore(`${name}:warm`);
+  await warm.trySetPermits(1);
+  const w = await warm.acquire();
+  await w.extend(5_000);
+  await w.release();
+  count.extends = 0;
+  const mine = holderClient.permitExpirableSemaphore(name);
+  await mine.trySetPermits(1);
+  const held = await mine.acquire({ leaseMs: 10_000 });
+  const waiting = client
+    .permitExpirableSemaphore(name)
+    .acquire({ leaseMs: 10_000, waitMs: 10_000 });
+  while (!events.some((e) => e.type === "waited")) await pause(2);
+  await pause(300); // its stream is live
+  await held.release();
+  const permit = await waiting;
+  const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
+  return { permit, count, slow, attempts: acquired.attempts, mine, client };
 }
 
 describe("a holder that entered on its pushed grant claims it only when it holds long (REST)", () => {
@@ -163,37 +196,29 @@ describe("a holder that entered on its pushed grant claims it only when it holds
   });
 
   it("a PermitExpirableSemaphore permit entered on its pushed grant and released at once sends no claim", async () => {
-    const prefix = keyPrefix();
-    const holderClient = createClient({ redis: restBackend(), prefix });
-    const { backend, count } = countingExtends(restBackend());
-    const events: LockEvent[] = [];
-    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
-    const warm = client.permitExpirableSemaphore("pes:warm");
-    await warm.trySetPermits(1);
-    const w = await warm.acquire();
-    await w.extend(5_000);
-    await w.release();
-    count.extends = 0;
-    await holderClient.permitExpirableSemaphore("pes").trySetPermits(1);
-    const held = await holderClient.permitExpirableSemaphore("pes").acquire({ leaseMs: 10_000 });
-    const waiting = client
-      .permitExpirableSemaphore("pes")
-      .acquire({ leaseMs: 10_000, waitMs: 10_000 });
-    while (!events.some((e) => e.type === "waited")) await pause(2);
-    await pause(300); // its stream is live
-    await held.release();
-    const permit = await waiting;
-    const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
-    expect(acquired.attempts).toBe(2); // entered on the message (see enteredOnPush)
+    const { permit, count, attempts, mine, client } = await permitEnteredOnPush("pes");
+    expect(attempts).toBe(2); // entered on the message (see enteredOnPush)
     await pause(20);
     await permit.release();
     await client.settled();
     expect(count.extends).toBe(0);
-    expect(await holderClient.permitExpirableSemaphore("pes").status()).toMatchObject({
-      available: 1,
-      live: 0,
-    });
+    expect(await mine.status()).toMatchObject({ available: 1, live: 0 });
   });
+
+  it("a permit's release on its way when the claim's time comes drops the claim: the released permit is not reported lost", async () => {
+    // As for the Lock above: the claim is due about 300 ms after entering, the release leaves at
+    // 100 ms and its answer comes 400 ms later.
+    const { permit, count, slow, mine } = await permitEnteredOnPush("pes-racing", {
+      claimWindowMs: 1_200,
+    });
+    await pause(100);
+    slow.releaseAnswerMs = 400;
+    await permit.release();
+    expect(permit.signal.aborted).toBe(false);
+    expect(count.extends).toBe(0);
+    expect(await mine.status()).toMatchObject({ available: 1, live: 0 });
+  });
+
   it("a Semaphore hold entered on its pushed grant and released at once sends no claim: its release gives the grant back", async () => {
     const prefix = keyPrefix();
     const holderClient = createClient({ redis: restBackend(), prefix });
