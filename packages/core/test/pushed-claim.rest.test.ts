@@ -56,6 +56,25 @@ function countingExtends(inner: Backend) {
   return { backend, count, slow };
 }
 
+/** A holder's client, and a waiter's that counts its scripts and records its events. */
+function twoClients(
+  options: Omit<ClientOptions, "redis">,
+  waiterOptions: Omit<ClientOptions, "redis"> = {},
+) {
+  const prefix = keyPrefix();
+  const holderClient = createClient({ redis: restBackend(), prefix, ...options });
+  const { backend, count, slow } = countingExtends(restBackend());
+  const events: LockEvent[] = [];
+  const client = createClient({
+    redis: backend,
+    prefix,
+    ...options,
+    ...waiterOptions,
+    onEvent: (e) => events.push(e),
+  });
+  return { prefix, holderClient, client, count, slow, events };
+}
+
 /**
  * A holder on a fresh name (no hold statistics: the queue's head listens from its first busy
  * answer) and a waiter behind it whose stream is live when the holder releases: the waiter
@@ -69,17 +88,7 @@ async function enteredOnPush(
   waiterOptions: Omit<ClientOptions, "redis"> = {},
   acquireOptions: { leaseMs?: number } = { leaseMs: 10_000 },
 ) {
-  const prefix = keyPrefix();
-  const holderClient = createClient({ redis: restBackend(), prefix, ...options });
-  const { backend, count, slow } = countingExtends(restBackend());
-  const events: LockEvent[] = [];
-  const client = createClient({
-    redis: backend,
-    prefix,
-    ...options,
-    ...waiterOptions,
-    onEvent: (e) => events.push(e),
-  });
+  const { prefix, holderClient, client, count, slow, events } = twoClients(options, waiterOptions);
   // Redis learns the extend script first, so that one claim is one request (no NOSCRIPT round).
   const warm = await client.lock(`${name}:warm`).acquire();
   await warm.extend(5_000);
@@ -99,16 +108,7 @@ async function enteredOnPush(
 
 /** `enteredOnPush` for a PermitExpirableSemaphore of one permit. */
 async function permitEnteredOnPush(name: string, options: Omit<ClientOptions, "redis"> = {}) {
-  const prefix = keyPrefix();
-  const holderClient = createClient({ redis: restBackend(), prefix, ...options });
-  const { backend, count, slow } = countingExtends(restBackend());
-  const events: LockEvent[] = [];
-  const client = createClient({
-    redis: backend,
-    prefix,
-    ...options,
-    onEvent: (e) => events.push(e),
-  });
+  const { holderClient, client, count, slow, events } = twoClients(options);
   const warm = client.permitExpirableSemaphore(`${name}:warm`);
   await warm.trySetPermits(1);
   const w = await warm.acquire();
