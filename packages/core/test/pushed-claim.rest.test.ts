@@ -277,4 +277,12 @@ describe("a holder that entered on its pushed grant claims it only when it holds
     expect(next).not.toBeNull();
     await next!.release();
   });
+  it("a hold that asked for a lease shorter than its grant claims at once: the name is not taken longer than asked", async () => {
+    const { hold, count } = await enteredOnPush("short-lease", {}, {}, { leaseMs: 300 });
+    await pause(100);
+    expect(count.extends).toBe(1);
+    // the claim set the 300 ms lease: the hold ends within it, not at the 2 s grant's end
+    expect(hold.toJSON().expiresAt - Date.now()).toBeLessThanOrEqual(300);
+    await hold.release().catch(() => undefined);
+  });
 });

@@ -83,7 +83,7 @@ function enterOnGrant(
   const view = adopt({ fence: grant.fence, sentAt: since.sentAt, pttl: room, version: 0 });
   const hold = holds.get(grant.fence);
   if (hold) {
-    const afterMs = claimDelayMs(since.sentAt + room - now(), since.rttMs);
+    const afterMs = claimDelayMs(since.sentAt + room - now(), since.rttMs, hold.leaseMs);
     trackClaim(ref, holds, hold, leaseMs, afterMs);
   }
   return { granted: view };

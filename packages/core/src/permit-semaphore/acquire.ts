@@ -65,7 +65,7 @@ export async function acquirePermit(
         version: 0, // a direct grant has no lease version yet: the claim is its first renewal
       };
       const permit = new HeldPermit(ref, init);
-      permit.claimInBackground(claimDelayMs(since.sentAt + room - now(), since.rttMs));
+      permit.claimInBackground(claimDelayMs(since.sentAt + room - now(), since.rttMs, leaseMs));
       return { granted: permit };
     },
   });

@@ -52,9 +52,12 @@ export interface PendingClaim {
  * released first needs none, and its release is then its only request after the message (a push
  * hand-off costs a third fewer requests). So the claim waits a third of what is left, as a keeper
  * renews at a third of a lease, and never so long that less is left than twice the room a waiter
- * needs to enter on a message at all (three round trips and 20 ms, see `pushedGrantMs`).
+ * needs to enter on a message at all (three round trips and 20 ms, see `pushedGrantMs`). A hold
+ * that asked for a lease (`leaseMs`) shorter than what is left of the grant claims at once.
  */
-export function claimDelayMs(leftMs: number, rttMs: number): number {
+export function claimDelayMs(leftMs: number, rttMs: number, leaseMs = Infinity): number {
+  // The caller's bound on how long the name stays taken if it dies: the claim sets it now.
+  if (leaseMs < leftMs) return 0;
   return Math.max(0, Math.min(leftMs / 3, leftMs - 2 * (3 * rttMs + 20)));
 }
 
