@@ -70,9 +70,7 @@ export async function acquireLock(
     }
   };
   // Push where the client has it (not the polling entry's) and the backend offers it.
-  const wake = ctx.push?.lockWake(ref, holds, opts.leaseMs, (grant) =>
-    adopt(ref, holds, opts, grant),
-  );
+  const wake = ctx.push?.lockWake(ref, holds, (grant) => adopt(ref, holds, opts, grant));
   const end = await beginAcquire(holds);
   const result = await waitLoop<Granted>({
     ctx,

@@ -38,7 +38,6 @@ type Adopt = (grant: {
 export function lockWake(
   ref: LockRef,
   holds: Map<number, LockHoldState>,
-  leaseMs: number,
   adopt: Adopt,
 ): WakeParams<HeldLockView> | undefined {
   const subscribe = grantSubscribe(ref.ctx.backend, ref.keys.channelPrefix);
@@ -54,14 +53,13 @@ export function lockWake(
     channel,
     open: () => new PushStream(subscribe, channel),
     shared: grantStreamState(ref.ctx.backend, ref.keys.channelPrefix),
-    onMessage: (payload, since) => enterOnGrant(ref, holds, leaseMs, adopt, payload, since),
+    onMessage: (payload, since) => enterOnGrant(ref, holds, adopt, payload, since),
   };
 }
 
 function enterOnGrant(
   ref: LockRef,
   holds: Map<number, LockHoldState>,
-  leaseMs: number,
   adopt: Adopt,
   payload: string,
   since: WakeContext,
@@ -84,7 +82,7 @@ function enterOnGrant(
   const hold = holds.get(grant.fence);
   if (hold) {
     const afterMs = claimDelayMs(since.sentAt + room - now(), since.rttMs, hold.leaseMs);
-    trackClaim(ref, holds, hold, leaseMs, afterMs);
+    trackClaim(ref, holds, hold, afterMs);
   }
   return { granted: view };
 }
@@ -98,7 +96,6 @@ function trackClaim(
   ref: LockRef,
   holds: Map<number, LockHoldState>,
   hold: LockHoldState,
-  leaseMs: number,
   afterMs: number,
 ): void {
   const claim = claimInBackground(
