@@ -163,6 +163,25 @@ export function upstashBehaviours(target: () => Target): void {
     expect(Number(await script.exec([], ["21"]))).toBe(42);
   });
 
+  // The read-write lock's scripts learn which of two keys exist in one command by naming one of
+  // them twice (acquire-read.lua, acquire-write.lua): a key named twice must count twice.
+  it("scripting: EXISTS counts a key once for each time it is named", async () => {
+    const [a, b] = [key("exists-a"), key("exists-b")];
+    const exists = async () =>
+      (
+        await call("/", {
+          body: ["EVAL", "return redis.call('EXISTS', KEYS[1], KEYS[1], KEYS[2])", 2, a, b],
+        })
+      ).json;
+    expect(await exists()).toEqual({ result: 0 });
+    await call("/", { body: ["SET", b, "1", "PX", 60_000] });
+    expect(await exists()).toEqual({ result: 1 });
+    await call("/", { body: ["SET", a, "1", "PX", 60_000] });
+    expect(await exists()).toEqual({ result: 3 });
+    await call("/", { body: ["DEL", b] });
+    expect(await exists()).toEqual({ result: 2 });
+  });
+
   it("scripting: redis.call('TIME') is allowed inside a script", async () => {
     const res = await call("/", { body: ["EVAL", "return redis.call('TIME')", 0] });
     expect(res.status).toBe(200);

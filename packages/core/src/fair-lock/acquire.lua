@@ -37,6 +37,8 @@ if holder == owner then return reenter() end
 -- a queued waiter's poll moves its deadline before any grant looks at it
 -- (only a caller that may have queued before can be in the queue: others need no look)
 local refreshed = queue and queued_before and refresh_deadline(queue_key, deadlines_key, owner, return_within)
+-- the fair lock has no other key to learn the queue's absence from: grant_head reads it
+local queue_absent = false
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined
 -- @include _take-free.lua

@@ -12,9 +12,9 @@ end
 
 -- Whether any live reader remains, expired ones dropped first. A writer's scripts ask this on a
 -- lock that usually has no reader at all: then one ZCARD answers, instead of the purge's range
--- query and an EXISTS.
-local function live_readers(readers_key, holds_key)
-  if redis.call('ZCARD', readers_key) == 0 then return false end
+-- query and an EXISTS (`known_present`: the caller already knows the readers' key exists).
+local function live_readers(readers_key, holds_key, known_present)
+  if not known_present and redis.call('ZCARD', readers_key) == 0 then return false end
   purge_readers(readers_key, holds_key)
   return redis.call('EXISTS', readers_key) == 1
 end
@@ -48,10 +48,12 @@ end
 -- returns what the reader has left and, when it left, how long the longest remaining reader
 -- lasts (0: none, and both keys are gone). Expired readers may still be in the zset (a release
 -- does not purge): the only member, the reader itself, means no one else; a longest remaining
--- reader already expired means none live.
-local function drop_reader_level(readers_key, holds_key, owner, count)
+-- reader already expired means none live. `alone`: whether the reader is the zset's only member,
+-- when the caller already knows (nil: one ZCARD asks).
+local function drop_reader_level(readers_key, holds_key, owner, count, alone)
   if count > 1 then return redis.call('HINCRBY', holds_key, 'c' .. owner, -1), 1 end
-  if redis.call('ZCARD', readers_key) == 1 then
+  if alone == nil then alone = redis.call('ZCARD', readers_key) == 1 end
+  if alone then
     redis.call('DEL', readers_key, holds_key)
     return 0, 0
   end

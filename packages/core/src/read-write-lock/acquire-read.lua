@@ -29,8 +29,13 @@ local readers_key, holds_key, stats_key = KEYS[5], KEYS[6], KEYS[7]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
 local fence_ttl, channel_prefix = tonumber(ARGV[3]), ARGV[4]
 
--- No reader at all (one ZCARD says so): none to purge, and this is no re-entry.
-local readers = live_readers(readers_key, holds_key)
+-- Which of the readers and the writer queue exist, in one EXISTS: the readers' key is named twice,
+-- so it counts 2 and the queue 1 (Redis and Upstash count a key each time it is named). On a name
+-- with neither, the common case, that one command stands for the readers' count and the queue's
+-- read. No reader at all: none to purge, and this is no re-entry.
+local present = redis.call('EXISTS', readers_key, readers_key, queue_key)
+local readers = present >= 2 and live_readers(readers_key, holds_key, true)
+local writers_queued = present % 2 == 1
 local expiry = readers and tonumber(redis.call('ZSCORE', readers_key, owner))
 if expiry then
   -- re-entry, also while writers wait: refusing it could deadlock the reader against itself. It
@@ -53,7 +58,7 @@ end
 local admit
 if writer[1] then
   admit = writer[1] == owner and writer[2] ~= '1' -- downgrade: the writer may also read
-elseif first_live_writer(queue_key, deadlines_key) then
+elseif writers_queued and first_live_writer(queue_key, deadlines_key) then
   admit = false
   if not readers then
     -- the lock is idle and a writer waits: hand it over now rather than at its next poll

@@ -44,7 +44,12 @@ if holder == owner then return reenter() end
 
 -- Readers matter only while no writer holds: a writer is granted only once none is live, and
 -- no new reader is let in beside it but the writer itself (a downgrade, which re-enters above).
-local readers = not holder and live_readers(readers_key, holds_key)
+-- Then one EXISTS says which of the readers and the queue exist (the readers' key named twice
+-- counts 2, the queue 1; Redis and Upstash count a key each time it is named): on a name with
+-- neither, it stands for the readers' count and the queue's read.
+local present = not holder and redis.call('EXISTS', readers_key, readers_key, queue_key) or 0
+local readers = present >= 2 and live_readers(readers_key, holds_key, true)
+local queue_absent = not holder and present % 2 == 0
 -- a queued waiter's poll moves its deadline before any grant looks at it
 -- (only a caller that may have queued before can be in the queue: others need no look)
 local refreshed = queue and queued_before and refresh_deadline(queue_key, deadlines_key, owner, return_within)
