@@ -1,3 +1,4 @@
+import { OutcomeUnknownError } from "@edgelock/core";
 import { describe, expect, it } from "vitest";
 import { checkHistory } from "../src/checker/check.ts";
 import type { Rule } from "../src/checker/violation.ts";
@@ -188,12 +189,39 @@ describe("history checker: histories that must fail", () => {
     expect(rules(r)).toEqual(["fault-unsurfaced"]);
   });
 
+  it("a settle request that failed too is surfaced by the outcome-unknown error it left", () => {
+    const r = new Recorder(1);
+    const first = new Error("request timed out after 400 ms");
+    const settle = new Error("request timed out after 400 ms");
+    r.hits.add("w1", "timeout", "lock/extend", first);
+    r.hits.add("w1", "timeout", "engine/settle", settle);
+    expect(rules(r)).toEqual(["fault-unsurfaced", "fault-unsurfaced"]);
+    r.hits.surface(new OutcomeUnknownError("extend", 1, first, settle), "outcome-unknown");
+    expect(rules(r)).toEqual([]);
+  });
+
   it("a fault the server injected that no client saw", () => {
     const r = new Recorder(1);
     r.fault("fail-after", "2× on any request").injected = 2;
     const seen = new Error("HTTP 522");
     r.hits.add("w1", "5xx-after", "release", seen);
     r.hits.surface(seen, "retried");
+    expect(rules(r)).toEqual(["fault-unobserved"]);
+  });
+
+  it("an injected failure its client gave up on first was seen; the gave-ups a hang needs count once", () => {
+    const r = new Recorder(1);
+    r.fault("fail-before", "2× on any request").injected = 2;
+    const failed = new Error("HTTP 521");
+    r.hits.add("w1", "5xx-before", "acquire", failed);
+    r.hits.surface(failed, "retried");
+    // the other's answer came after the client's timeout on a loaded machine
+    const timedOut = new Error("request timed out after 400 ms");
+    r.hits.add("w2", "timeout", "acquire", timedOut);
+    r.hits.surface(timedOut, "retried");
+    expect(rules(r)).toEqual([]);
+    // a hang takes that timeout for its own: nothing is left to cover the 5xx
+    r.fault("hang", "1× on acquire").injected = 1;
     expect(rules(r)).toEqual(["fault-unobserved"]);
   });
 
@@ -306,7 +334,97 @@ describe("history checker: holds granted already lost", () => {
   });
 });
 
+describe("history checker: readers across a data loss", () => {
+  const writer = (r: Recorder, worker: string) =>
+    r.enter({
+      worker,
+      primitive: "read-write-lock:write",
+      mode: "exclusive",
+      resources: ["rw:a"],
+      capacity: 1,
+      fences: { "rw:a": 10 },
+    });
+  const reader = (r: Recorder, worker: string) =>
+    r.enter({
+      worker,
+      primitive: "read-write-lock:read",
+      mode: "shared",
+      resources: ["rw:a"],
+      capacity: 1,
+      fences: {},
+    });
+
+  it("a write by a writer the loss cut off (told later), seen by a reader let in after it, is excused", () => {
+    const r = new Recorder(1);
+    const w = writer(r, "w1");
+    r.write(w, "rw:a", 10, { accepted: true, order: 0 });
+    r.dataLoss(r.next(), "restart without persistence");
+    const rd = reader(r, "w2");
+    r.read(rd, "rw:a", 1);
+    r.write(w, "rw:a", 10, { accepted: true, order: 1 });
+    r.read(rd, "rw:a", 2);
+    r.tell(w, "signal:gone");
+    r.end(w, "lost");
+    r.end(rd, "released");
+    expect(rules(r).filter((x) => x === "read-changed")).toEqual([]);
+    // The restart quarantine admits no such overlap.
+    expect(rules(r, { relaxAcrossDataLoss: false })).toContain("read-changed");
+    // Nor does a writer never told of a loss.
+    delete (w as { toldSeq?: number }).toldSeq;
+    expect(rules(r)).toContain("read-changed");
+  });
+
+  it("a write by a writer granted after the reader entered is never excused, a data loss or not", () => {
+    const r = new Recorder(1);
+    r.dataLoss(r.next(), "restart without persistence");
+    const rd = reader(r, "w2");
+    r.read(rd, "rw:a", 0);
+    const w = writer(r, "w1");
+    r.write(w, "rw:a", 10, { accepted: true, order: 0 });
+    r.read(rd, "rw:a", 1);
+    r.end(w, "released");
+    r.end(rd, "released");
+    expect(rules(r)).toContain("read-changed");
+  });
+});
+
 describe("history checker: semaphores across a data loss", () => {
+  it("a permit from before the loss released into the new epoch lets one more holder in, until a release is refused for it", () => {
+    const r = new Recorder(1);
+    const old = permit(r, "w1");
+    r.dataLoss(r.next(), "restart without persistence");
+    const first = permit(r, "w2");
+    r.exit(old);
+    r.end(old, "released"); // applied in the new count: one permit more free than there are
+    const both = [permit(r, "w3"), permit(r, "w4")]; // three open with `first`: excused
+    const fourth = permit(r, "w5"); // four open: one more than the slack
+    expect(rules(r)).toEqual(["over-capacity"]);
+    for (const s of [first, ...both, fourth]) {
+      r.exit(s);
+      r.end(s, "released");
+    }
+    // Without the loss, the three are an over-grant too.
+    const result = checkHistory(r.history);
+    expect(result.figures.excused["data-loss"]).toBeGreaterThan(0);
+    r.history.dataLosses.length = 0;
+    expect(rules(r).filter((x) => x === "over-capacity").length).toBe(2);
+  });
+
+  it("an over-release refused for the stale permit ends the slack: three holds after it are an over-grant", () => {
+    const r = new Recorder(1);
+    const old = permit(r, "w1");
+    r.dataLoss(r.next(), "restart without persistence");
+    const first = permit(r, "w2");
+    r.exit(old);
+    r.end(old, "released");
+    r.exit(first);
+    r.refusal(first, "sem:s");
+    r.end(first, "refused");
+    const three = [permit(r, "w3"), permit(r, "w4"), permit(r, "w5")];
+    for (const s of three) r.end(s, "released");
+    expect(rules(r)).toEqual(["over-capacity"]);
+  });
+
   it("a permit granted before the loss still open beside a full new epoch is excused, whatever the order", () => {
     const r = new Recorder(1);
     const old = permit(r, "w1");

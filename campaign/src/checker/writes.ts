@@ -1,4 +1,4 @@
-import type { History, SectionRecord, WriteRecord } from "../history/types.ts";
+import type { History, ReadRecord, SectionRecord, WriteRecord } from "../history/types.ts";
 import { describe } from "./by-resource.ts";
 import { staleExcuse, type Excuse } from "./excuses.ts";
 import type { ResolvedCheckOptions } from "./options.ts";
@@ -85,7 +85,9 @@ export function checkReads(
     const changed = reads.find((r) => r.version !== first.version);
     const section: SectionRecord | undefined = sections.get(first.section);
     if (!changed || !section) continue;
-    const excuse = staleExcuse(history, section, changed.seq, options);
+    const excuse =
+      staleExcuse(history, section, changed.seq, options) ??
+      writersExcuse(history, sections, first, changed, section, options);
     if (excuse) excused[excuse]++;
     else
       violations.push(
@@ -96,4 +98,34 @@ export function checkReads(
       );
   }
   return violations;
+}
+
+/**
+ * Why the writes a reader saw land may have landed: each came from a writer that held before the
+ * reader entered and was cut off for an accepted reason (a data loss let the reader in while the
+ * writer, told later, still held; fences guard writes against writes, not against reads). The
+ * k-th accepted write makes version k, so the writes in between are exactly those numbered
+ * `from.version + 1` to `to.version`.
+ */
+function writersExcuse(
+  history: History,
+  sections: ReadonlyMap<number, SectionRecord>,
+  from: ReadRecord,
+  to: ReadRecord,
+  reader: SectionRecord,
+  options: ResolvedCheckOptions,
+): Excuse | undefined {
+  const accepted = history.writes
+    .filter((w) => w.resource === from.resource && w.accepted)
+    .sort((a, b) => a.order - b.order);
+  const landed = accepted.slice(from.version, to.version);
+  if (landed.length === 0) return undefined;
+  let excuse: Excuse | undefined;
+  for (const write of landed) {
+    const writer = sections.get(write.section);
+    if (!writer || writer.enterSeq >= reader.enterSeq) return undefined;
+    excuse = staleExcuse(history, writer, reader.enterSeq, options);
+    if (!excuse) return undefined;
+  }
+  return excuse;
 }

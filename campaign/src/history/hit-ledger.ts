@@ -20,17 +20,20 @@ export class HitLedger {
     return hit;
   }
 
-  /** Marks every recorded failure found in `error` or its `cause` chain as surfaced by `how`. */
+  /**
+   * Marks every recorded failure found in `error` or its `cause` chain as surfaced by `how`, and
+   * an `OutcomeUnknownError`'s `settleError` (the settle request that failed too) with its own.
+   */
   surface(error: unknown, how: string): void {
     const seen = new Set<unknown>();
-    for (
-      let e = error;
-      typeof e === "object" && e !== null && !seen.has(e);
-      e = (e as { cause?: unknown }).cause
-    ) {
+    const pending = [error];
+    while (pending.length > 0) {
+      const e = pending.pop();
+      if (typeof e !== "object" || e === null || seen.has(e)) continue;
       seen.add(e);
       const hit = this.#byError.get(e);
       if (hit) hit.surfacedBy ??= how;
+      pending.push((e as { cause?: unknown }).cause, (e as { settleError?: unknown }).settleError);
     }
   }
 

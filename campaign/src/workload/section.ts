@@ -8,7 +8,7 @@ import type { Worker } from "./world.ts";
 /** A hold as a section sees it, whatever the primitive. */
 export interface Held {
   readonly fences: Readonly<Record<string, number>>;
-  /** Aborts when the hold is lost (absent for unleased semaphore permits). */
+  /** Aborts when the hold is lost (a Semaphore's only before its pushed grant's claim lands). */
   readonly signal?: AbortSignal;
   release(): Promise<void>;
 }

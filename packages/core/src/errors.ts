@@ -137,12 +137,18 @@ export class AbortedError extends LockError {
 export class OutcomeUnknownError extends LockError {
   readonly operation: string;
   readonly attempts: number;
-  constructor(operation: string, attempts: number, cause: unknown) {
+  /**
+   * The failure of the settle request that was to turn the doubt into an answer, when one was
+   * sent and failed too (`cause` is what left the operation in doubt).
+   */
+  readonly settleError: unknown;
+  constructor(operation: string, attempts: number, cause: unknown, settleError?: unknown) {
     super("OUTCOME_UNKNOWN", `outcome of ${operation} unknown after ${attempts} attempts`, {
       cause,
     });
     this.operation = operation;
     this.attempts = attempts;
+    this.settleError = settleError;
   }
 }
 

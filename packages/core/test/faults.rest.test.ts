@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LeaseLostError, OutcomeUnknownError } from "../src/index.ts";
+import { LeaseLostError, OutcomeUnknownError, TransportError } from "../src/index.ts";
 import { acquireScript, extendScript, releaseScript } from "../src/lock/scripts.generated.ts";
 import { settleScript } from "../src/engine/scripts.generated.ts";
 import { aborted, eventsOf } from "./support.ts";
@@ -102,6 +102,10 @@ describe("exactly-once over a faulty HTTP path", () => {
     const lock = client.lock("unknown");
     const error = await lock.acquire().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
+    // what left it in doubt (the acquire's failed answer), and why the doubt stayed (the settle's)
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(TransportError);
+    expect((error as OutcomeUnknownError).settleError).toBeInstanceOf(TransportError);
+    expect((error as OutcomeUnknownError).settleError).not.toBe((error as Error).cause);
     await current().faults.clear();
     await client.settled();
     expect(eventsOf(events, "abandoned")).toEqual([

@@ -17,7 +17,8 @@ import * as sem from "../src/semaphore/scripts.generated.ts";
 /**
  * A waiter that enters on its pushed grant claims it (one extend) only once its hold outlives
  * a third of the grant: a hold released before sends nothing but its release after the message
- * (wait/pushed-grant.ts, claimDelayMs). Each test fails with the claim sent at once.
+ * (wait/pushed-grant.ts, claimDelayMs). Each test fails with the claim sent at once, but the
+ * Semaphore's, which fail with its claim deferred.
  */
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -33,8 +34,11 @@ function restBackend(): Backend {
  */
 function countingExtends(inner: Backend) {
   const count = { extends: 0, acquires: 0, abandons: 0 };
-  /** Holds back the answer of a release (Lock, permit) this long after it ran (ms). */
-  const slow = { releaseAnswerMs: 0 };
+  /**
+   * Holds back the answer of a release (Lock, permit), or of a Semaphore's acquire, this long
+   * after it ran (ms).
+   */
+  const slow = { releaseAnswerMs: 0, acquireAnswerMs: 0 };
   const is = (args: readonly unknown[], script: { sha: string; source: string }) =>
     args[1] === script.sha || args[1] === script.source;
   const backend: Backend = {
@@ -44,10 +48,12 @@ function countingExtends(inner: Backend) {
       if (is(args, sem.acquireScript)) count.acquires++;
       if (is(args, sem.abandonScript)) count.abandons++;
       const release = is(args, releaseScript) || is(args, pes.releaseScript);
-      if (release && slow.releaseAnswerMs > 0) {
-        const ms = slow.releaseAnswerMs;
-        return inner.command(args, signal).then((answer) => pause(ms).then(() => answer));
-      }
+      const ms = release
+        ? slow.releaseAnswerMs
+        : is(args, sem.acquireScript)
+          ? slow.acquireAnswerMs
+          : 0;
+      if (ms > 0) return inner.command(args, signal).then((answer) => pause(ms).then(() => answer));
       return inner.command(args, signal);
     },
   };
@@ -219,12 +225,19 @@ describe("a holder that entered on its pushed grant claims it only when it holds
     expect(await mine.status()).toMatchObject({ available: 1, live: 0 });
   });
 
-  it("a Semaphore hold entered on its pushed grant and released at once sends no claim: its release gives the grant back", async () => {
+  // The Semaphore is the exception: permits have no lease and their holders are not expected to
+  // watch a signal, so its claim goes at once and has the whole claim window to land.
+  async function semaphoreEnteredOnPush(options: Omit<ClientOptions, "redis"> = {}) {
     const prefix = keyPrefix();
-    const holderClient = createClient({ redis: restBackend(), prefix });
-    const { backend, count } = countingExtends(restBackend());
+    const holderClient = createClient({ redis: restBackend(), prefix, ...options });
+    const { backend, count, slow } = countingExtends(restBackend());
     const events: LockEvent[] = [];
-    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    const client = createClient({
+      redis: backend,
+      prefix,
+      ...options,
+      onEvent: (e) => events.push(e),
+    });
     // Redis learns the scripts first: one claim or abandon is then one request.
     const warm = client.semaphore("sem:warm");
     await warm.trySetPermits(1);
@@ -239,19 +252,46 @@ describe("a holder that entered on its pushed grant claims it only when it holds
     const waiting = client.semaphore("sem").acquire({ waitMs: 10_000 });
     while (!events.some((e) => e.type === "waited")) await pause(2);
     await pause(300); // its stream is live
+    return { held, waiting, count, slow, events, mine, client };
+  }
+
+  it("a Semaphore hold entered on its pushed grant claims at once: the permits are its own within a round trip", async () => {
+    const { held, waiting, count, events, mine, client } = await semaphoreEnteredOnPush();
     const before = { ...count };
     await held.release();
     const hold = await waiting;
     const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
     expect(acquired.attempts).toBe(2); // entered on the message (see enteredOnPush)
-    await pause(20);
+    await pause(50);
+    expect(count.acquires - before.acquires).toBe(1); // the claim, sent at once
     await hold.release();
     await client.settled();
-    expect(count.acquires - before.acquires).toBe(0);
-    expect(count.abandons - before.abandons).toBe(1);
+    expect(count.abandons - before.abandons).toBe(0); // claimed: a plain release gave it back
     expect(hold.signal.aborted).toBe(false);
     expect(await mine.status()).toMatchObject({ available: 1, total: 1, waiters: 0 });
   });
+
+  it("a Semaphore claim answered late in the claim window still holds: it had the whole window (deferred by a third of it, the permits were lost)", async () => {
+    const { held, waiting, slow, events, mine, client } = await semaphoreEnteredOnPush({
+      claimWindowMs: 1_500,
+    });
+    // Only the claim is an acquire of the waiter's after this: its answer comes 950 ms after it
+    // ran. The waiter counts the 1.5 s window from its last busy attempt, about 300 ms before the
+    // release (its stream went live then), so about 1.18 s of it is left when it enters: the
+    // answer is in time when the claim goes at once, too late when it goes a third (390 ms) in.
+    slow.acquireAnswerMs = 950;
+    await held.release();
+    const hold = await waiting;
+    const acquired = events.filter((e) => e.type === "acquired").at(-1) as { attempts: number };
+    expect(acquired.attempts).toBe(2); // entered on the message
+    await pause(1_500); // past the grant's window
+    await client.settled();
+    expect(hold.signal.aborted).toBe(false);
+    expect(await mine.status()).toMatchObject({ available: 0, total: 1 });
+    await hold.release();
+    expect(await mine.status()).toMatchObject({ available: 1, total: 1, waiters: 0 });
+  });
+
   it("a hold a keeper took over sends no deferred claim: the keeper renews it where it keeps it", async () => {
     // A keeper that hands every hold to another process (as the Durable Object keeper does, which
     // renews at once there) and renews nothing here.

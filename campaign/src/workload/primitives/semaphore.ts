@@ -1,7 +1,11 @@
 import { runSection } from "../section.ts";
 import type { Activity } from "./activity.ts";
 
-/** A Semaphore's permit: unowned and unleased, so only the count is checked (no fence). */
+/**
+ * A Semaphore's permit: unowned and unleased, so only the count is checked (no fence). A permit
+ * entered on a pushed grant is the grant's until its claim lands, and its `signal` aborts if the
+ * claim does not land in time: the holder stops then, as the type's documentation asks.
+ */
 export const semaphoreActivity: Activity = {
   kind: "semaphore",
   weight: 2,
@@ -18,7 +22,7 @@ export const semaphoreActivity: Activity = {
       retryUnknownRelease: true,
       acquire: async () => {
         const hold = await semaphore.acquire({ waitMs });
-        return { fences: {}, release: () => hold.release() };
+        return { fences: {}, signal: hold.signal, release: () => hold.release() };
       },
     });
   },

@@ -41,7 +41,8 @@ export async function giveUp<S extends ManifestScript>(
   g: GiveUp,
 ): Promise<RunResult<S>> {
   const deadline = g.op.deadline!;
-  const settled = await settle(ctx, g, deadline, now());
+  const outcome = await settle(ctx, g, deadline, now());
+  const settled = outcome instanceof SettleFailure ? undefined : outcome;
   if (settled !== undefined && settled.tuple[0] !== TOO_LATE_TO_SETTLE) {
     const error = g.cause instanceof Error ? g.cause : new Error(String(g.cause));
     const applied = settled.tuple[0] !== TOMBSTONED;
@@ -67,7 +68,8 @@ export async function giveUp<S extends ManifestScript>(
     );
     await sleep(waitMs, g.signal, g.what);
   }
-  const unknown = new OutcomeUnknownError(g.what, 1, g.cause);
+  const settleError = outcome instanceof SettleFailure ? outcome.error : undefined;
+  const unknown = new OutcomeUnknownError(g.what, 1, g.cause, settleError);
   ctx.emit({ type: "outcome-unknown", operation: g.what, error: unknown });
   throw unknown;
 }
@@ -88,7 +90,12 @@ async function settle(ctx: EngineContext, g: GiveUp, deadline: number, sentAt: n
     const split = splitReply(g.what, reply);
     ctx.clocks.observe(at, split.serverMs, sentAt, now());
     return split;
-  } catch {
-    return undefined; // the settle itself failed: the outcome stays unknown
+  } catch (error) {
+    return new SettleFailure(error); // the settle itself failed: the outcome stays unknown
   }
+}
+
+/** A settle request that failed: the outcome stays unknown, and the error tells why. */
+class SettleFailure {
+  constructor(readonly error: unknown) {}
 }

@@ -54,11 +54,11 @@ export class PushedClaim {
   }
 
   /**
-   * Sends the claim once, in the background, within what is left of the grant (`budgetMs`), in
-   * `afterMs` (see `claimDelayMs`) unless the permits are given back (released) or lost before:
+   * Sends the claim once, in the background, within what is left of the grant (`budgetMs`), as
+   * soon as the holder has entered, unless the permits are given back (released) or lost before:
    * a release before the claim abandons the grant instead, one request either way.
    */
-  start(budgetMs: number, afterMs = 0): void {
+  start(budgetMs: number): void {
     const { ctx } = this.#ref;
     const end = now() + budgetMs;
     const lease = this.#lease;
@@ -84,7 +84,7 @@ export class PushedClaim {
           this.#lease?.lose("gone");
         }
       },
-      lease && { afterMs, onEnd: (fn) => lease.onEnd(fn) },
+      lease && { afterMs: 0, onEnd: (fn) => lease.onEnd(fn) },
     );
   }
 
