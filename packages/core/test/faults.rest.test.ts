@@ -97,6 +97,9 @@ describe("exactly-once over a faulty HTTP path", () => {
 
   it("OutcomeUnknownError when every retry and the settle fail, then the acquire is undone in the background", async () => {
     const { client, events } = make({ retryWindowMs: 400 });
+    // Redis knows the acquire script first: on a cold cache every EVALSHA would fail with NOSCRIPT
+    // hidden behind the injected 5xx, and the acquire would never run (nothing to undo).
+    await (await client.lock("unknown:warm").acquire()).release();
     await current().faults.add({ kind: "fail-after", times: 1_000, match: acquireScript.sha });
     await current().faults.add({ kind: "fail-before", times: 1_000, match: settleScript.sha });
     const lock = client.lock("unknown");
