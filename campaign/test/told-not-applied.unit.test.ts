@@ -77,6 +77,28 @@ describe("oracle: told-not-applied", () => {
     expect(checkAdversaryHistory(behind).counts["told-not-applied"]).toBe(1);
   });
 
+  // A re-entry's reply (status 2) carries the lease it left the hold, as a grant's does.
+  const reentry = (probedAt: number): AdversaryHistory => {
+    const h = history(probedAt);
+    const run = h.executions[0]!;
+    const reply = [...(run.reply as number[])];
+    reply[0] = 2;
+    reply[2] = 2;
+    return {
+      ...h,
+      executions: [{ ...run, script: "fair-lock/acquire", reply }],
+      intents: [{ ...h.intents[0]!, kind: "reenter", primitive: "fair-lock" } as Intent],
+    };
+  };
+
+  it("excuses a re-entry whose lease ran out before its run's probe", () => {
+    expect(checkAdversaryHistory(reentry(1_200)).counts["told-not-applied"]).toBeUndefined();
+  });
+
+  it("reports the re-entry when the probe came while its lease still ran", () => {
+    expect(checkAdversaryHistory(reentry(1_050)).counts["told-not-applied"]).toBe(1);
+  });
+
   // A MultiLock's acquire runs one script over its names (one log entry per name), and its
   // granting reply carries the lease second: status, shortest lease, slots…, server time.
   const multi = (probedAt: number): AdversaryHistory => {

@@ -121,7 +121,7 @@ function leaseSlotOf(script: string): number | undefined {
 }
 
 /**
- * A grant whose lease had run out at the server before the probe after its run could read it: a
+ * A grant (or a re-entry) whose lease had run out at the server before the probe after its run could read it: a
  * run stalled on a loaded machine (seen: a lock acquire whose reply took 200 ms, its 150 ms lease
  * gone when the state was read, the caller told only by its settle). The server expiry is the
  * time the script ran (every protocol reply ends with the server time) plus the lease its reply
@@ -133,7 +133,9 @@ function ranOutBeforeProbe(history: AdversaryHistory, intent: Intent): boolean {
   return history.executions.some((e) => {
     const slot = leaseSlotOf(e.script);
     if (e.intent !== intent.id || slot === undefined) return false;
-    if (!Array.isArray(e.reply) || Number(e.reply[0]) !== 1) return false;
+    // 1 granted, 2 re-entered: a re-entry's reply carries the lease it left the hold too (seen
+    // in the gate: a re-entry's reply held back 240 ms, its 150 ms lease gone when probed).
+    if (!Array.isArray(e.reply) || ![1, 2].includes(Number(e.reply[0]))) return false;
     // The reply's server time on the real clock, as the probe's `serverMs` already is.
     const ranAt = Number(e.reply.at(-1)) - (e.clockOffsetMs ?? 0);
     const leaseMs = Number(e.reply[slot]);
