@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LeaseLostError, OutcomeUnknownError, TransportError } from "../src/index.ts";
+import { AbortedError, LeaseLostError, OutcomeUnknownError, TransportError } from "../src/index.ts";
 import { acquireScript, extendScript, releaseScript } from "../src/lock/scripts.generated.ts";
 import { settleScript } from "../src/engine/scripts.generated.ts";
 import { aborted, eventsOf } from "./support.ts";
@@ -119,6 +119,35 @@ describe("exactly-once over a faulty HTTP path", () => {
     const next = await client.lock("unknown").acquire();
     expect(await client.lock("unknown").isLocked()).toBe(true);
     await next.release();
+  });
+
+  it("a caller that aborts while the engine waits out an unknown outcome still hears why (outcome-unknown)", async () => {
+    const { client, events } = make({ retryWindowMs: 600 });
+    await (await client.lock("aborted-doubt:warm").acquire()).release();
+    // A slow path widens the server clock's uncertainty, so that the wait for the deadline to
+    // have surely passed (after the settle failed too) lasts long enough to abort it.
+    await current().faults.add({ kind: "latency", ms: 400 });
+    await (await client.lock("aborted-doubt:slow").acquire()).release();
+    await current().faults.add({ kind: "fail-after", times: 1_000, match: acquireScript.sha });
+    await current().faults.add({ kind: "fail-before", times: 1, match: settleScript.sha });
+    const controller = new AbortController();
+    const lock = client.lock("aborted-doubt");
+    const pending = lock.acquire({ signal: controller.signal }).catch((e: unknown) => e);
+    // the settle's one fault taken: the engine now waits for the deadline to pass
+    while (
+      (await current().faults.list()).some((r) => "match" in r && r.match === settleScript.sha)
+    )
+      await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error("caller gone"));
+    const error = await pending;
+    expect(error).toBeInstanceOf(AbortedError);
+    const [unknown] = eventsOf(events, "outcome-unknown").map((e) => e.error);
+    expect(unknown).toBeInstanceOf(OutcomeUnknownError);
+    expect((unknown as OutcomeUnknownError).cause).toBeInstanceOf(TransportError);
+    expect((unknown as OutcomeUnknownError).settleError).toBeInstanceOf(TransportError);
+    await current().faults.clear();
+    await client.settled();
+    expect(await lock.isLocked()).toBe(false);
   });
 
   it("a renewal that never gets through ends the hold at its local deadline", async () => {

@@ -66,12 +66,24 @@ export async function giveUp<S extends ManifestScript>(
       g.clock.msUntilPassed(deadline),
       clockFor(ctx, g.recordKey).msUntilPassed(deadline),
     );
-    await sleep(waitMs, g.signal, g.what);
+    try {
+      await sleep(waitMs, g.signal, g.what);
+    } catch (aborted) {
+      // The caller stopped waiting (a keeper's renewal, when its hold ended): it gets its
+      // AbortedError, and the failures that left the outcome unknown are still made known.
+      unknownOutcome(ctx, g, outcome);
+      throw aborted;
+    }
   }
+  throw unknownOutcome(ctx, g, outcome);
+}
+
+/** The outcome stays unknown: says so (`outcome-unknown`) with why, the settle's failure included. */
+function unknownOutcome(ctx: EngineContext, g: GiveUp, outcome: unknown): OutcomeUnknownError {
   const settleError = outcome instanceof SettleFailure ? outcome.error : undefined;
   const unknown = new OutcomeUnknownError(g.what, 1, g.cause, settleError);
   ctx.emit({ type: "outcome-unknown", operation: g.what, error: unknown });
-  throw unknown;
+  return unknown;
 }
 
 async function settle(ctx: EngineContext, g: GiveUp, deadline: number, sentAt: number) {
