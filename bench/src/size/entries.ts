@@ -35,7 +35,9 @@ const KB = 1024;
 // release drops it), which took the Lock to 21.00 KB and createClient to 39.54 KB. createClient's
 // raised 0.25 KB more with the read-write lock's cut (read 12 -> 10 own commands, write 10 -> 9:
 // one EXISTS for the readers and the queue, one ZRANGE for a reader's expiry and whether it is
-// alone), 650 B more Lua, 39.74 KB.
+// alone), 650 B more Lua, 39.74 KB. createClient's raised 1.75 KB with the MultiLock's joins
+// (multi-lock/joins.ts: its waiter joins the later names' queues and enters on every name's grant
+// message, claiming later; the family bench's MultiLock went from 0.53 to 0.83-0.86), 41.44 KB.
 
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
@@ -121,7 +123,7 @@ export default {
   },
 };`,
     // +0.75 KB with the Semaphore's waiter entering on its pushed grant (semaphore/pushed-claim.ts)
-    budget: 40 * KB,
+    budget: 41.75 * KB,
     goal: 24 * KB,
   },
 ];

@@ -11,7 +11,8 @@
 --   ms from grant to release, hand-off lateness included)
 -- @arg owner
 -- @arg leaseMs
--- @arg queue  1 = join the queue when busy, 0 = try only
+-- @arg queue  1 = join the queue when busy, 0 = try only, 2 = join only: queue behind another's
+--   hold, never take a free lock nor claim a grant (a multi-lock waiter joining a later name)
 -- @arg returnWithinMs  ms within which a queued waiter promises to poll again
 -- @arg claimMs  claim window ms
 -- @arg fenceTtlMs  fence counter ttl ms
@@ -24,7 +25,7 @@
 -- @include _grant-head.lua
 local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, lease = ARGV[1], tonumber(ARGV[2])
-local queue, return_within, claim_ms = ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
+local queue, return_within, claim_ms = ARGV[3] ~= '0', tonumber(ARGV[4]), tonumber(ARGV[5])
 local fence_ttl, channel_prefix = tonumber(ARGV[6]), ARGV[7]
 
 -- The hold as it stands, read once: every branch below answers from it (and from what it
@@ -32,6 +33,7 @@ local fence_ttl, channel_prefix = tonumber(ARGV[6]), ARGV[7]
 local state = redis.call('HMGET', lock_key, 'o', 'c', 'f', 'v', 'g', 't', 'u', 'w', 'p')
 local holder = state[1]
 local version = tonumber(state[4] or '0')
+if ARGV[3] == '2' and (not holder or holder == owner) then return {0, 0, 0, 0, 0, 0, 0, 0, 0, 0} end
 
 if not holder then
   -- a free lock means a new grant (to the queue head or to us): not while quarantined

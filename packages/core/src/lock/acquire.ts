@@ -85,7 +85,7 @@ export async function acquireLock(
       onMessage: (payload, since) => {
         if (wake.onMessage === undefined) return "attempt";
         const action = wake.onMessage(payload, since);
-        return typeof action === "string"
+        return typeof action === "string" || !("granted" in action)
           ? action
           : { granted: { view: action.granted, reentrant: false } };
       },

@@ -72,7 +72,11 @@ export async function runAcquire(
   const { reply, sentAt, serverMs } = await run(ctx, acquireScript, {
     what: what(ref, "acquire"),
     keys: { ...queueKeys(keys), stats: keys.stats },
-    args: { ...queuedAcquireArgs(ref, p), claimMs: ctx.claimWindowMs },
+    args: {
+      ...queuedAcquireArgs(ref, p),
+      ...(p.joinOnly ? { queue: 2 } : {}),
+      claimMs: ctx.claimWindowMs,
+    },
     op: p.op,
     budgetMs: p.budgetMs,
     signal: p.signal,

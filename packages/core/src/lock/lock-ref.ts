@@ -19,6 +19,11 @@ export interface AcquireParams {
    */
   readonly queuedBefore?: boolean | undefined;
   readonly returnWithinMs: number;
+  /**
+   * The Lock's only: join the queue behind another's hold and nothing else (never take a free
+   * lock nor claim a grant): a multi-lock waiter queued at its first name joining a later one.
+   */
+  readonly joinOnly?: boolean | undefined;
   /** This attempt: its id, and the deadline the engine gives its copies. */
   readonly op: Operation;
   /** How long after sending a copy of this attempt may still apply (the caller's wait). */

@@ -9,7 +9,7 @@ import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts
 import { PushStream } from "../wait/push-stream.ts";
 import type { WakeContext, WakeParams } from "../wait/wait-loop.ts";
 import { callsOf } from "./calls.ts";
-import { inFlight, unclaimed } from "./acquire-tracking.ts";
+import { inFlight, trackClaim } from "./acquire-tracking.ts";
 import type { HeldLockView } from "./held-lock.ts";
 import type { LockHoldState } from "./hold-state.ts";
 import type { LockRef } from "./lock-ref.ts";
@@ -82,7 +82,7 @@ function enterOnGrant(
   const hold = holds.get(grant.fence);
   if (hold) {
     const afterMs = claimDelayMs(since.sentAt + room - now(), since.rttMs, hold.leaseMs);
-    trackClaim(ref, holds, hold, afterMs);
+    deferClaim(ref, holds, hold, afterMs);
   }
   return { granted: view };
 }
@@ -92,7 +92,7 @@ function enterOnGrant(
  * released before: a release drops it as it starts), tracked per handle: a nested acquire has it
  * sent at once and waits for it.
  */
-function trackClaim(
+function deferClaim(
   ref: LockRef,
   holds: Map<number, LockHoldState>,
   hold: LockHoldState,
@@ -109,14 +109,7 @@ function trackClaim(
     },
     { afterMs, onEnd: (fn) => hold.lease.onEnd(fn) },
   );
-  const pending = unclaimed.get(holds) ?? new Set();
-  unclaimed.set(holds, pending);
-  pending.add(claim);
-  hold.pendingClaim = claim;
-  void claim.done.finally(() => {
-    pending.delete(claim);
-    if (hold.pendingClaim === claim) hold.pendingClaim = undefined;
-  });
+  trackClaim(holds, hold, claim);
 }
 
 function parseGrant(payload: string): GrantMessage | undefined {

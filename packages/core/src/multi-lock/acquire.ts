@@ -2,7 +2,18 @@ import { AbortedError } from "../errors.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
 import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
 import { PushStream } from "../wait/push-stream.ts";
-import { waitLoop, type ServerHint, type WakeParams } from "../wait/wait-loop.ts";
+import { claimDelayMs, claimInBackground } from "../wait/pushed-grant.ts";
+import {
+  waitLoop,
+  type ServerHint,
+  type WakeAction,
+  type WakeContext,
+  type WakeParams,
+} from "../wait/wait-loop.ts";
+import { now } from "../engine/clock.ts";
+import { beginAcquire, inFlight, trackClaim } from "../lock/acquire-tracking.ts";
+import { GrantStreams, untag } from "./grant-streams.ts";
+import { joinable, LaterJoins } from "./joins.ts";
 import { attemptAll, leaveInBackground, type AttemptWait, type MultiGrant } from "./attempt.ts";
 import { HeldMultiLockView } from "./held-multi-lock.ts";
 import { MultiLockHoldState } from "./hold-state.ts";
@@ -30,25 +41,59 @@ export async function acquireMulti(
   const { ctx } = ref;
   if (opts.signal?.aborted) throw new AbortedError(`acquire ${ref.label}`, opts.signal.reason);
   const wait: AttemptWait = { returnWithinMs: 0, queuedAt: undefined, granted: false };
-  const result = await waitLoop<MultiGrant>({
-    ctx,
-    name: ref.label,
-    waitMs: opts.waitMs,
-    signal: opts.signal,
-    // a queued waiter's sleeps stay inside the claim window of a grant it may be handed
-    claimWindowMs: ctx.claimWindowMs,
-    wake: multiWake(ref, wait),
-    attempt: (queue, returnWithinMs, deadline) => {
-      const w = { ...wait, returnWithinMs };
-      wait.granted = false;
-      const outcome = attemptAll(ref, opts.leaseMs, opts.signal, deadline, queue ? w : undefined);
-      return outcome.finally(() => (wait.queuedAt = w.queuedAt));
-    },
-    leave: () => {
-      if (wait.queuedAt !== undefined) leaveInBackground(ref, wait.queuedAt);
-      wait.queuedAt = undefined;
-    },
-  });
+  const joins = joinable(ref) ? new LaterJoins(ref) : undefined;
+  const end = await beginAcquire(holds);
+  let result;
+  try {
+    result = await waitLoop<MultiGrant>({
+      ctx,
+      name: ref.label,
+      waitMs: opts.waitMs,
+      signal: opts.signal,
+      // a queued waiter's sleeps stay inside the claim window of a grant it may be handed
+      claimWindowMs: ctx.claimWindowMs,
+      wake: multiWake(ref, wait, joins, () => holds.size === 0 && inFlight.get(holds) === 1),
+      attempt: async (queue, returnWithinMs, deadline) => {
+        joins?.beforeAttempt();
+        const w = { ...wait, returnWithinMs };
+        wait.granted = false;
+        const asked = { later: false };
+        try {
+          const outcome = await attemptAll(
+            ref,
+            opts.leaseMs,
+            opts.signal,
+            deadline,
+            queue ? w : undefined,
+            asked,
+          );
+          // Asking a later name ended the joins (a grant claimed, or the attempt's undo left the
+          // queue); still queued at the first name, the waiter joins the later ones (again).
+          if (asked.later) joins?.drop(false);
+          if (w.queuedAt !== undefined)
+            joins?.queuedAtFirst(returnWithinMs, { signal: opts.signal, deadline });
+          return outcome;
+        } catch (error) {
+          if (asked.later) joins?.drop(false);
+          throw error;
+        } finally {
+          wait.queuedAt = w.queuedAt;
+        }
+      },
+      leave: () => {
+        if (wait.queuedAt !== undefined) leaveInBackground(ref, wait.queuedAt);
+        wait.queuedAt = undefined;
+        joins?.drop(true);
+      },
+    });
+  } catch (error) {
+    joins?.drop(true);
+    throw error;
+  } finally {
+    end();
+  }
+  // A wait that ended without a hold leaves the later queues too (granted, nothing is left).
+  joins?.drop(!result.granted);
   if (!result.granted) {
     const { attempts, waitedMs, hint } = result;
     return { held: null, attempts, waitedMs, hint };
@@ -56,6 +101,7 @@ export async function acquireMulti(
   const grant = result.granted;
   const view = adopt(ref, holds, opts, grant);
   const hold = holds.get(grant.fences.join(","));
+  if (hold && grant.pushed) deferClaim(ref, holds, hold, grant.pushed.rttMs);
   await completeGrant(ctx, {
     name: ref.label,
     owner: ref.owner,
@@ -108,19 +154,66 @@ function adopt(
 
 /**
  * Push for a multi-lock whose first group is one name (where its waiter queues): listen for that
- * name's grant on the owner's channel. A message makes the waiter attempt at once, asking every
- * group together, since it holds the first (`AttemptWait.granted`).
+ * name's grant on the owner's channel. Without joins (`joins.ts`), a message makes the waiter
+ * attempt at once, asking every group together, since it holds the first
+ * (`AttemptWait.granted`). With them, it listens on every name's channel and may enter on the
+ * messages alone.
  */
-function multiWake(ref: MultiRef, wait: AttemptWait): WakeParams<MultiGrant> | undefined {
-  const prefix = ref.groups[0]?.channelPrefix;
-  if (prefix === undefined) return undefined;
-  const subscribe = grantSubscribe(ref.ctx.backend, prefix);
-  if (subscribe === undefined) return undefined;
+function multiWake(
+  ref: MultiRef,
+  wait: AttemptWait,
+  joins: LaterJoins | undefined,
+  enterable: () => boolean,
+): WakeParams<MultiGrant> | undefined {
+  const prefixes = ref.groups.map((g) => g.channelPrefix);
+  const subscribes = prefixes.map((p) =>
+    p === undefined ? undefined : grantSubscribe(ref.ctx.backend, p),
+  );
+  const [prefix, subscribe] = [prefixes[0], subscribes[0]];
+  if (prefix === undefined || subscribe === undefined) return undefined;
   const shared = grantStreamState(ref.ctx.backend, prefix);
-  const onMessage = () => {
-    wait.granted = true;
-    return "attempt" as const;
-  };
   const channel = prefix + ref.owner;
-  return { channel, open: () => new PushStream(subscribe, channel), shared, onMessage };
+  if (joins === undefined || subscribes.some((s) => s === undefined)) {
+    const onMessage = () => {
+      wait.granted = true;
+      return "attempt" as const;
+    };
+    return { channel, open: () => new PushStream(subscribe, channel), shared, onMessage };
+  }
+  const open = () => {
+    joins.listen();
+    return new GrantStreams(subscribes.map((s, i) => new PushStream(s!, prefixes[i]! + ref.owner)));
+  };
+  const onMessage = (tagged: string, since: WakeContext): WakeAction<MultiGrant> => {
+    const message = untag(tagged);
+    if (message === undefined) return "stale";
+    const action = joins.onMessage(message.index, message.payload, since, enterable());
+    wait.granted = joins.firstHeard;
+    return action;
+  };
+  return { channel, open, shared, onMessage };
+}
+
+/**
+ * The claim of a hold entered on its grant messages: its first renewal, deferred until the hold
+ * outlives a third of the grants (none when released before: the release drops it as it starts),
+ * tracked per handle: a nested acquire has it sent at once and waits for it.
+ */
+function deferClaim(
+  ref: MultiRef,
+  holds: Map<string, MultiLockHoldState>,
+  hold: MultiLockHoldState,
+  rttMs: number,
+): void {
+  const afterMs = claimDelayMs(hold.lease.deadline - now(), rttMs, hold.leaseMs);
+  const claim = claimInBackground(
+    (work) => ref.ctx.background(work),
+    // A renewal since (the holder's extend, the keeper) claimed it already.
+    async () => {
+      if (hold.versions.every((v) => v === 0) && hold.lease.deadlineReason !== "taken-over")
+        await hold.renew(hold.leaseMs);
+    },
+    { afterMs, onEnd: (fn) => hold.lease.onEnd(fn) },
+  );
+  trackClaim(holds, hold, claim);
 }

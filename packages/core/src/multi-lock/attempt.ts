@@ -15,6 +15,8 @@ export interface MultiGrant {
   readonly sentAt: number;
   /** Monotonic ms at which the first of the parts may expire: min over groups of sentAt + lease. */
   readonly deadline: number;
+  /** Entered on grant messages (`joins.ts`): unclaimed until the hold's first renewal. */
+  readonly pushed?: { readonly rttMs: number };
 }
 
 interface Taken {
@@ -49,7 +51,8 @@ export interface AttemptWait {
  * waiter handed the first is not turned away by others grabbing the rest. With `wait`, a busy
  * first group of one name queues the waiter, as a Lock waiter: its release then hands that name
  * to the waiter (a grant reserved for the claim window, announced on the name's channel), whose
- * next attempt claims it and takes the rest at once (`wait.granted`).
+ * next attempt claims it and takes the rest at once (`wait.granted`). `asked.later` is set when
+ * the attempt asked any group after the first.
  */
 export async function attemptAll(
   ref: MultiRef,
@@ -57,12 +60,15 @@ export async function attemptAll(
   signal: AbortSignal | undefined,
   deadline: number,
   wait?: AttemptWait,
+  asked?: { later: boolean },
 ): Promise<AttemptOutcome<MultiGrant>> {
   const at = ref.groups.map((group) => ({ group, opId: randomId() }));
   if (wait !== undefined) wait.queuedAt = undefined; // set again below while still queued
   const how = { signal, deadline };
-  const ask = ({ group, opId }: (typeof at)[number], i: number) =>
-    group.acquire(ref.owner, leaseMs, opId, how, i === 0 ? wait : undefined);
+  const ask = ({ group, opId }: (typeof at)[number], i: number) => {
+    if (i > 0 && asked !== undefined) asked.later = true;
+    return group.acquire(ref.owner, leaseMs, opId, how, i === 0 ? wait : undefined);
+  };
   const taken: Taken[] = [];
   /** The first group in order that answered busy, and its answer. */
   let busy: { index: number; hint: ServerHint } | undefined;

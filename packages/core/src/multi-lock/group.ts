@@ -64,6 +64,17 @@ export interface SlotGroup {
    * the head, announced on `channelPrefix + owner`; undefined for a larger group (never queues).
    */
   readonly channelPrefix?: string;
+  /**
+   * A group of one name only: joins its queue behind another's hold and nothing else (never takes
+   * it free nor claims a grant), so that its release hands it to this waiter (`channelPrefix`).
+   * `hint.position` is 0 when it did not join (the name was free, or the owner's own).
+   */
+  join?(
+    owner: string,
+    opId: string,
+    how: RunOptions,
+    returnWithinMs: number,
+  ): Promise<{ readonly hint: ServerHint; readonly sentAt: number }>;
   /** Gives back exactly what operation `opId` took (if it ran) and makes a late copy of it do nothing. */
   abandon(owner: string, opId: string): Promise<void>;
   /** One hold level per name; per name whether it was held (by this owner and fence) and what count is left. */

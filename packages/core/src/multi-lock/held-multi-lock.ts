@@ -46,6 +46,9 @@ export class HeldMultiLockView implements HeldMultiLock {
     if (this.#released)
       throw new NotHeldError(label, `${label} was already released by this HeldMultiLock`);
     this.#released = true;
+    // A deferred claim not sent yet would land after the release, find the hold gone and abort
+    // the signal of a hold that was released: drop it (see acquire.ts).
+    hold.pendingClaim?.cancel();
     let result: { released: boolean; stillHeld: boolean };
     try {
       const opIds = hold.ref.groups.map(() => randomId());

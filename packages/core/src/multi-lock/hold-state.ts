@@ -11,6 +11,7 @@ import type { GroupRenewal } from "./group.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import { splitByGroup } from "./multi-ref.ts";
 import type { SerializedMultiLease } from "./types.ts";
+import type { PendingClaim } from "../wait/pushed-grant.ts";
 
 export interface MultiHoldInit extends KeptHoldInit {
   readonly fences: readonly number[];
@@ -37,6 +38,8 @@ export class MultiLockHoldState {
   /** Resumed from `toJSON()`: a local end of its lease says nothing of the server's (see Lock's `LockHoldState`). */
   readonly resumed: boolean;
   readonly #renewals: OrderedRenewals;
+  /** The claim of a hold entered on its grant messages, until sent (see acquire.ts). */
+  pendingClaim: PendingClaim | undefined;
   #views = 0;
   readonly #keeping: HoldKeeping;
 

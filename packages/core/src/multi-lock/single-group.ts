@@ -4,6 +4,7 @@ import { lockKeys } from "../keys.ts";
 import { runAbandon, runAcquire, runExtend, runRelease } from "../lock/calls.ts";
 import type { LockRef } from "../lock/lock-ref.ts";
 import { busyHint } from "./codec.ts";
+import type { RunOptions } from "../engine/eval-script.ts";
 import type { GroupAcquire, SlotGroup } from "./group.ts";
 
 /**
@@ -13,22 +14,35 @@ import type { GroupAcquire, SlotGroup } from "./group.ts";
 export function singleGroup(ctx: ClientContext, tag: string, name: string): SlotGroup {
   const keys = lockKeys(ctx.prefix, name);
   const ref = (owner: string): LockRef => ({ ctx, name, owner, keys });
+  const attemptParams = (opId: string, how: RunOptions, leaseMs: number) => ({
+    leaseMs,
+    op: { id: opId, deadline: undefined },
+    // The wait's budget (start + waitMs + one request timeout) bounds every copy.
+    budgetMs:
+      how.deadline === undefined
+        ? ctx.policy.retryWindowMs
+        : Math.max(1, Math.ceil(how.deadline - now())),
+    signal: how.signal,
+  });
   return {
     tag,
     names: [name],
     channelPrefix: keys.channelPrefix,
+    async join(owner, opId, how, returnWithinMs) {
+      // The lease is unused: a join never takes the lock.
+      const { reply, sentAt } = await runAcquire(ref(owner), {
+        ...attemptParams(opId, how, 1),
+        queue: true,
+        joinOnly: true,
+        returnWithinMs,
+      });
+      return { hint: reply.status === "busy" ? reply.hint : busyHint(0), sentAt };
+    },
     async acquire(owner, leaseMs, opId, how, queue): Promise<GroupAcquire> {
       const { reply, sentAt } = await runAcquire(ref(owner), {
-        leaseMs,
+        ...attemptParams(opId, how, leaseMs),
         queue: queue !== undefined,
         returnWithinMs: queue?.returnWithinMs ?? 0,
-        op: { id: opId, deadline: undefined },
-        // The wait's budget (start + waitMs + one request timeout) bounds every copy.
-        budgetMs:
-          how.deadline === undefined
-            ? ctx.policy.retryWindowMs
-            : Math.max(1, Math.ceil(how.deadline - now())),
-        signal: how.signal,
       });
       if (reply.status === "busy") return { busy: reply.hint };
       if (reply.status === "abandoned") return { busy: busyHint(0) };

@@ -11,28 +11,22 @@ export type PushEvent =
 
 type Subscribe = (channel: string, signal: AbortSignal) => AsyncIterable<string>;
 
+/** What a waiter listens on while it sleeps: one grant channel (`PushStream`) or several at once. */
+export interface GrantStream {
+  readonly live: boolean;
+  readonly closed: boolean;
+  /** The next event, or `timeout` after `ms`; rejects with `AbortedError` when `signal` aborts. */
+  next(ms: number, signal: AbortSignal | undefined, what: string): Promise<PushEvent>;
+  close(): void;
+}
+
 /**
- * One waiter's subscription to its grant channel, held only while it waits. It reads Upstash's
- * event lines (`subscribe,…` then `message,<channel>,<payload>`) and queues what matters; a broken
- * stream is not an error, only the end of push.
+ * Events queued for one reader: `next()` takes the oldest, or waits for one up to `ms`.
+ * Shared by a single stream and by a multi-lock's streams read together.
  */
-export class PushStream {
-  #state: "connecting" | "live" | "closed" = "connecting";
+export class PushEvents {
   readonly #events: PushEvent[] = [];
   #wake: (() => void) | undefined;
-  readonly #controller = new AbortController();
-
-  constructor(subscribe: Subscribe, channel: string) {
-    void this.#read(subscribe, channel);
-  }
-
-  get live(): boolean {
-    return this.#state === "live";
-  }
-
-  get closed(): boolean {
-    return this.#state === "closed";
-  }
 
   /** The next event, or `timeout` after `ms`; rejects with `AbortedError` when `signal` aborts. */
   next(ms: number, signal: AbortSignal | undefined, what: string): Promise<PushEvent> {
@@ -64,6 +58,34 @@ export class PushStream {
     });
   }
 
+  protected push(event: PushEvent): void {
+    this.#events.push(event);
+    this.#wake?.();
+  }
+}
+
+/**
+ * One waiter's subscription to its grant channel, held only while it waits. It reads Upstash's
+ * event lines (`subscribe,…` then `message,<channel>,<payload>`) and queues what matters; a broken
+ * stream is not an error, only the end of push.
+ */
+export class PushStream extends PushEvents implements GrantStream {
+  #state: "connecting" | "live" | "closed" = "connecting";
+  readonly #controller = new AbortController();
+
+  constructor(subscribe: Subscribe, channel: string) {
+    super();
+    void this.#read(subscribe, channel);
+  }
+
+  get live(): boolean {
+    return this.#state === "live";
+  }
+
+  get closed(): boolean {
+    return this.#state === "closed";
+  }
+
   close(): void {
     this.#state = "closed";
     this.#controller.abort();
@@ -74,10 +96,10 @@ export class PushStream {
     try {
       for await (const line of subscribe(channel, this.#controller.signal)) {
         if (line.startsWith(prefix))
-          this.#push({ type: "message", payload: line.slice(prefix.length) });
+          this.push({ type: "message", payload: line.slice(prefix.length) });
         else if (this.#state === "connecting" && line.startsWith("subscribe,")) {
           this.#state = "live";
-          this.#push({ type: "live" });
+          this.push({ type: "live" });
         }
       }
     } catch {
@@ -85,11 +107,6 @@ export class PushStream {
     }
     if (this.#state === "closed") return;
     this.#state = "closed";
-    this.#push({ type: "closed" });
-  }
-
-  #push(event: PushEvent): void {
-    this.#events.push(event);
-    this.#wake?.();
+    this.push({ type: "closed" });
   }
 }

@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import type { ClientContext } from "../client-context.ts";
 import type { WaitHint } from "./strategy.ts";
-import type { PushStream } from "./push-stream.ts";
+import type { GrantStream } from "./push-stream.ts";
 import { waitTurn, type WakeParams } from "./wait-turn.ts";
 
 /**
@@ -68,7 +68,7 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
   let queued = false;
   let rttMs: number | undefined;
   let rttDevMs = 0;
-  let stream: PushStream | undefined;
+  let stream: GrantStream | undefined;
   let streams = 0;
   let lastBusy: ServerHint | undefined;
   // A client that waited on this name a moment ago is in a loop of acquires: a stream it opens

@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import { claimCap } from "./claim-cap.ts";
 import { sleep } from "../engine/sleep.ts";
-import type { PushStream } from "./push-stream.ts";
+import type { GrantStream } from "./push-stream.ts";
 import type { GrantStreamState } from "./shared-grant-stream.ts";
 import type { WaitHint } from "./strategy.ts";
 import type { ServerHint, WaitLoopParams } from "./wait-loop.ts";
@@ -16,8 +16,13 @@ export interface WakeContext {
   readonly rttMs: number;
 }
 
-/** `granted`: the message itself made the acquisition; `attempt`: ask at once; `stale`: keep waiting. */
-export type WakeAction<T> = { readonly granted: T } | "attempt" | "stale";
+/**
+ * `granted`: the message itself made the acquisition; `attempt`: ask at once; `stale`: keep
+ * waiting; `attemptInMs`: keep listening, and ask no later than that (a message that completes
+ * only with another one, expected within moments: a multi-lock's names are handed on together).
+ */
+export type WakeAction<T> =
+  { readonly granted: T } | "attempt" | "stale" | { readonly attemptInMs: number };
 
 export interface WakeParams<T> {
   /** The channel on which the server announces a direct grant to this waiter. */
@@ -26,7 +31,7 @@ export interface WakeParams<T> {
    * Opens a stream on `channel` over the backend's push (`new PushStream(subscribe, channel)`):
    * given by whoever offers push, so that the wait loop itself holds no push code (push-kit.ts).
    */
-  open(): PushStream;
+  open(): GrantStream;
   /** What a message means; absent: attempt at once (one request claims the grant). */
   readonly onMessage?: (payload: string, since: WakeContext) => WakeAction<T>;
   /**
@@ -47,7 +52,7 @@ export interface Turn<T> {
   readonly replyAt: number;
   readonly rttMs: number;
   readonly rttDevMs: number;
-  readonly stream: PushStream | undefined;
+  readonly stream: GrantStream | undefined;
   /**
    * The stream was opened for this head after its attempt was sent: a grant made before it went
    * live was not heard, so the head attempts once as soon as it is live.
@@ -63,8 +68,9 @@ export interface Turn<T> {
 export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T } | undefined> {
   const { params, stream } = turn;
   const what = `acquire "${params.name}"`;
+  let attemptBy = Infinity;
   for (let first = true; ; first = false) {
-    const delay = plannedDelay(turn);
+    const delay = Math.max(0, Math.min(plannedDelay(turn), attemptBy - now()));
     if (first) {
       const { position, remainingLeaseMs } = turn.busy;
       params.ctx.emit({
@@ -91,7 +97,9 @@ export async function waitTurn<T>(turn: Turn<T>): Promise<{ readonly granted: T 
         rttMs: turn.rttMs,
       }) ?? "attempt";
     if (action === "attempt") return undefined;
-    if (action !== "stale") return action;
+    if (action === "stale") continue;
+    if ("attemptInMs" in action) attemptBy = Math.min(attemptBy, now() + action.attemptInMs);
+    else return action;
   }
 }
 

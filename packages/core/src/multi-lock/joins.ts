@@ -1,0 +1,174 @@
+import type { RunOptions } from "../engine/eval-script.ts";
+import { randomId } from "../ids.ts";
+import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
+import type { ServerHint, WakeAction, WakeContext } from "../wait/wait-loop.ts";
+import { leaveInBackground, type MultiGrant } from "./attempt.ts";
+import type { MultiRef } from "./multi-ref.ts";
+
+/** One join of a later name's queue: in flight, queued there, not joined (free), or failed. */
+interface Join {
+  readonly opId: string;
+  state: "sent" | "queued" | "not-joined" | "failed";
+  /** Once answered: what its grant message is judged by (the grant came after the join ran). */
+  since?: { readonly sentAt: number; readonly hint: ServerHint };
+}
+
+/** A grant a message announced: its fence, and until when it may be entered on (monotonic ms). */
+interface Heard {
+  readonly fence: number;
+  readonly sentAt: number;
+  /** Undefined: too little of it left to enter on (the waiter claims it by asking). */
+  readonly until: number | undefined;
+}
+
+/**
+ * A multi-lock waiter's joins of its later names' queues, for a multi-lock of single-name groups
+ * across slots. Queued at its first name, the waiter also joins each later name's queue (never
+ * taking one: ordered acquisition must hold), once it listens for grants. A release frees every
+ * name at once, so each is handed to it, each announced on its own channel; the waiter enters when
+ * every grant's message has come (`onMessage`), one round trip sooner than asking the later names
+ * on the first one's message. Any other course ends in an attempt, as without joins: a first
+ * grant whose partners do not follow within moments makes the waiter ask every name; later grants
+ * without the first are given back before the next attempt (two waiters whose joins reached a
+ * later name in the other order), so no one holds a later name while waiting for an earlier one.
+ */
+export class LaterJoins {
+  readonly #ref: MultiRef;
+  #joins: (Join | undefined)[] = [];
+  readonly #heard = new Map<number, Heard>();
+  #listening = false;
+  #queued: { readonly returnWithinMs: number; readonly how: RunOptions } | undefined;
+
+  constructor(ref: MultiRef) {
+    this.#ref = ref;
+  }
+
+  /** An attempt left the waiter queued at the first name: join the later ones once it listens. */
+  queuedAtFirst(returnWithinMs: number, how: RunOptions): void {
+    this.#queued = { returnWithinMs, how };
+    if (this.#listening) this.#send();
+  }
+
+  /** The waiter listens for its grants (its streams are open). */
+  listen(): void {
+    this.#listening = true;
+    if (this.#queued !== undefined) this.#send();
+  }
+
+  /**
+   * Before an attempt: grants of later names heard without the first's are given back (the
+   * first went to another waiter), and the joins with them.
+   */
+  beforeAttempt(): void {
+    if (this.#heard.size > 0 && !this.#heard.has(0)) this.drop(true);
+  }
+
+  /**
+   * The joins end. `left`: the waiter leaves every queue it joined (and a grant made to it there);
+   * otherwise an attempt asked the later names, which ended every join that had landed (a grant
+   * claimed, or the attempt's undo left the queue). A join whose outcome is not known is undone.
+   */
+  drop(left: boolean): void {
+    this.#joins.forEach((join, i) => {
+      if (join === undefined) return;
+      const undo = join.state === "failed" || (left && join.state === "queued");
+      if (undo) leaveInBackground(this.#ref, { group: this.#ref.groups[i]!, opId: join.opId });
+    });
+    this.#joins = [];
+    this.#heard.clear();
+    this.#queued = undefined;
+  }
+
+  /**
+   * What a grant message on stream `index` means. `enterable`: the handle may take a hold from
+   * messages (no other acquire of it running, no hold of it yet).
+   */
+  onMessage(
+    index: number,
+    payload: string,
+    since: WakeContext,
+    enterable: boolean,
+  ): WakeAction<MultiGrant> {
+    const parts = grantNumbers(payload, 3);
+    const join = this.#joins[index];
+    const context =
+      index === 0
+        ? since
+        : join?.state === "queued"
+          ? { ...join.since!, rttMs: since.rttMs }
+          : undefined;
+    // A later name's message from an earlier wait (or a malformed one): not this wait's grant.
+    if (context === undefined || parts === undefined) return index === 0 ? "attempt" : "stale";
+    const [fence, at, claimMs] = parts as [number, number, number];
+    const room = pushedGrantMs({ at, claimMs }, context);
+    if (room === "stale") return "stale";
+    this.#heard.set(index, {
+      fence,
+      sentAt: context.sentAt,
+      until: room === "attempt" ? undefined : context.sentAt + room,
+    });
+    const groups = this.#ref.groups;
+    const heard = groups.map((_, i) => this.#heard.get(i));
+    if (heard.every((h): h is Heard => h?.until !== undefined) && enterable) {
+      this.#joins = [];
+      this.#heard.clear();
+      return { granted: pushedGrant(heard, since.rttMs) };
+    }
+    // A partner's message expected within moments: the release frees every name at once.
+    const awaited = groups.some(
+      (_, i) => !this.#heard.has(i) && this.#joins[i]?.state === "queued",
+    );
+    const grace = Math.max(10, since.rttMs / 2);
+    if (!this.#heard.has(0)) return { attemptInMs: grace };
+    return awaited ? { attemptInMs: grace } : "attempt";
+  }
+
+  /** Whether the first name's grant was heard: the next attempt asks every name at once. */
+  get firstHeard(): boolean {
+    return this.#heard.has(0);
+  }
+
+  #send(): void {
+    const { returnWithinMs, how } = this.#queued!;
+    const ref = this.#ref;
+    ref.groups.forEach((group, i) => {
+      if (i === 0 || this.#joins[i] !== undefined || group.join === undefined) return;
+      const join: Join = { opId: randomId(), state: "sent" };
+      this.#joins[i] = join;
+      const answered = group.join(ref.owner, join.opId, how, returnWithinMs).then(
+        ({ hint, sentAt }) => {
+          join.state = hint.position > 0 ? "queued" : "not-joined";
+          join.since = { sentAt, hint };
+        },
+        () => {
+          join.state = "failed";
+        },
+      );
+      // Dropped before its answer: undone now that it is known (or unknown).
+      const settled = answered.then(() => {
+        const dropped = this.#joins[i] !== join;
+        if (dropped && join.state !== "not-joined")
+          leaveInBackground(ref, { group, opId: join.opId });
+      });
+      ref.ctx.background(settled);
+    });
+  }
+}
+
+/** The hold every heard grant makes together: fences in group order (one name each), unclaimed. */
+function pushedGrant(heard: readonly Heard[], rttMs: number): MultiGrant {
+  return {
+    fences: heard.map((h) => h.fence),
+    // A direct grant has no lease version yet (0): the claim is its first renewal.
+    versions: heard.map(() => 0),
+    reentered: false,
+    sentAt: Math.min(...heard.map((h) => h.sentAt)),
+    deadline: Math.min(...heard.map((h) => h.until!)),
+    pushed: { rttMs },
+  };
+}
+
+/** Whether joins apply: two or more groups, each of one name that can be joined. */
+export function joinable(ref: MultiRef): boolean {
+  return ref.groups.length > 1 && ref.groups.every((g) => g.join !== undefined);
+}

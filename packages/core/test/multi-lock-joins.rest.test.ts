@@ -1,0 +1,209 @@
+import { Redis } from "@upstash/redis";
+import { harness, keyPrefix } from "@edgelock/testkit";
+import { describe, expect, it } from "vitest";
+import {
+  createClient,
+  resolveBackend,
+  type Backend,
+  type ClientOptions,
+  type LockEvent,
+} from "../src/index.ts";
+import { abandonScript, acquireScript, extendScript } from "../src/lock/scripts.generated.ts";
+
+/**
+ * A multi-lock across slots whose waiter, queued at its first name, also joins the later names'
+ * queues (multi-lock/joins.ts): a release frees every name at once, each is handed to it, and it
+ * enters on the grant messages, claiming later as a Lock waiter does. Each test below fails
+ * without the joins (the waiter then asks the later name after the first one's message), or
+ * without the give-back and leave that keep a join from holding a name it must not.
+ */
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function restBackend(): Backend {
+  const env = harness();
+  return resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
+}
+
+/** The REST backend, push included, counting every request and the Lock's scripts by kind. */
+function counting(inner: Backend) {
+  const count = { requests: 0, joins: 0, extends: 0, abandons: 0 };
+  /** The status each join answered (0 busy: joined or not, never 1 granted nor 2 re-entered). */
+  const joinStatuses: number[] = [];
+  const is = (args: readonly unknown[], script: { sha: string; source: string }) =>
+    args[1] === script.sha || args[1] === script.source;
+  const backend: Backend = {
+    kind: inner.kind,
+    command: (args, signal) => {
+      count.requests++;
+      if (is(args, acquireScript)) {
+        // EVALSHA sha numkeys key… arg…: the third arg is the acquire's queue mode (2: join only)
+        const queue = args[3 + Number(args[2]) + 2];
+        if (String(queue) === "2") {
+          count.joins++;
+          return inner.command(args, signal).then((reply) => {
+            joinStatuses.push(Number((reply as unknown[])[0]));
+            return reply;
+          });
+        }
+      }
+      if (is(args, extendScript)) count.extends++;
+      if (is(args, abandonScript)) count.abandons++;
+      return inner.command(args, signal);
+    },
+  };
+  if (inner.subscribe) backend.subscribe = inner.subscribe.bind(inner);
+  if (inner.psubscribe) backend.psubscribe = inner.psubscribe.bind(inner);
+  return { backend, count, joinStatuses };
+}
+
+/** A holder's client and a counting waiter's client on one prefix; `other` checks the names. */
+function clients(options: Omit<ClientOptions, "redis"> = {}) {
+  const prefix = keyPrefix();
+  const holderClient = createClient({ redis: restBackend(), prefix, ...options });
+  const other = createClient({ redis: restBackend(), prefix, ...options });
+  const { backend, count, joinStatuses } = counting(restBackend());
+  const events: LockEvent[] = [];
+  const client = createClient({
+    redis: backend,
+    prefix,
+    ...options,
+    onEvent: (e) => events.push(e),
+  });
+  /** Resolves once the waiter has been told to wait and its streams and joins have settled. */
+  const waiting = async () => {
+    while (!events.some((e) => e.type === "waited")) await pause(2);
+    await pause(300);
+  };
+  return { holderClient, other, client, count, joinStatuses, events, waiting };
+}
+
+const tryBoth = async (client: ReturnType<typeof createClient>, names: string[]) =>
+  client.multiLock(names).tryAcquire();
+
+/** A multi-lock holder on `names`, a waiter behind it that has joined, and the hand-off. */
+async function handedOn(names: [string, string], options: Omit<ClientOptions, "redis"> = {}) {
+  const c = clients(options);
+  // Redis learns the scripts first, so that a claim is one request per name (no NOSCRIPT round).
+  const warm = await c.client.multiLock([`${names[0]}:w`, `${names[1]}:w`]).acquire();
+  await warm.extend(5_000);
+  await warm.release();
+  const held = await c.holderClient.multiLock(names).acquire({ leaseMs: 10_000 });
+  const multi = c.client.multiLock(names);
+  const pending = multi.acquire({ leaseMs: 10_000, waitMs: 10_000 });
+  await c.waiting();
+  c.count.extends = 0;
+  const before = c.count.requests;
+  await held.release();
+  const hold = await pending;
+  return { ...c, multi, hold, afterRelease: c.count.requests - before, joined: held };
+}
+
+describe("MultiLock across slots: its waiter joins the later names and enters on their grants (REST)", () => {
+  it("enters on both grant messages: no request between the release and the hold, none to claim a short one", async () => {
+    const { hold, afterRelease, count, other, client } = await handedOn(["ja", "jb"]);
+    expect(afterRelease).toBe(0);
+    expect(count.joins).toBe(1);
+    expect(await tryBoth(other, ["ja"])).toBeNull();
+    expect(await tryBoth(other, ["jb"])).toBeNull();
+    const before = count.requests;
+    await hold.release();
+    await client.settled();
+    expect(count.requests - before).toBe(2); // one release per name
+    expect(count.extends).toBe(0);
+    const next = await tryBoth(other, ["ja", "jb"]);
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("held past the grants: one claim per name, and the hold lives on with the lease it asked for", async () => {
+    const { hold, count, other } = await handedOn(["la", "lb"], { claimWindowMs: 600 });
+    expect(count.extends).toBe(0);
+    await pause(1_500); // well past the 600 ms grants
+    expect(count.extends).toBe(2);
+    expect(hold.signal.aborted).toBe(false);
+    expect(await tryBoth(other, ["la"])).toBeNull();
+    expect(await tryBoth(other, ["lb"])).toBeNull();
+    expect(hold.toJSON().expiresAt - Date.now()).toBeGreaterThan(7_000);
+    await hold.release();
+    const next = await tryBoth(other, ["la", "lb"]);
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("a nested acquire on the handle sends the claim at once and counts two holds", async () => {
+    const { hold, multi, count, other } = await handedOn(["na", "nb"], { claimWindowMs: 6_000 });
+    const started = Date.now();
+    const inner = await multi.acquire({ leaseMs: 10_000, waitMs: 1_000 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(count.extends).toBe(2);
+    expect(inner.fences).toEqual(hold.fences);
+    await inner.release();
+    expect(await tryBoth(other, ["na"])).toBeNull();
+    expect(await tryBoth(other, ["nb"])).toBeNull();
+    expect(hold.signal.aborted).toBe(false);
+    await hold.release();
+    const next = await tryBoth(other, ["na", "nb"]);
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("a join never takes a free later name", async () => {
+    const { holderClient, other, client, count, joinStatuses, waiting } = clients();
+    const first = await holderClient.lock("fa").acquire({ leaseMs: 10_000 });
+    const pending = client.multiLock(["fa", "fb"]).acquire({ waitMs: 10_000 });
+    await waiting();
+    expect(count.joins).toBe(1);
+    expect(joinStatuses).toEqual([0]);
+    const free = await other.lock("fb").tryAcquire();
+    expect(free).not.toBeNull();
+    await free!.release();
+    await first.release();
+    const hold = await pending;
+    expect(hold.fenceOf("fb")).toBeGreaterThan(free!.fence);
+    await hold.release();
+  });
+
+  it("a later name handed to the waiter without the first is given back within moments", async () => {
+    // A long claim window: a grant kept until it lapsed would hold the name for 3 s.
+    const { holderClient, other, client, waiting } = clients({ claimWindowMs: 3_000 });
+    const first = await holderClient.lock("sa").acquire({ leaseMs: 20_000 });
+    const second = await holderClient.lock("sb").acquire({ leaseMs: 20_000 });
+    const pending = client.multiLock(["sa", "sb"]).acquire({ waitMs: 15_000 });
+    await waiting(); // queued at sa, joined at sb
+    const plain = other.lock("sb").acquire({ waitMs: 10_000 });
+    await pause(200); // queued at sb behind the multi-lock's join
+    const released = Date.now();
+    await second.release(); // sb goes to the multi-lock's join, which cannot use it without sa
+    const got = await plain;
+    expect(Date.now() - released).toBeLessThan(1_000);
+    await got.release();
+    await first.release();
+    const hold = await pending;
+    await hold.release();
+    const next = await tryBoth(other, ["sa", "sb"]);
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("a waiter that gives up leaves the later names' queues too", async () => {
+    const { holderClient, other, client, waiting } = clients({ claimWindowMs: 3_000 });
+    const first = await holderClient.lock("ga").acquire({ leaseMs: 20_000 });
+    const second = await holderClient.lock("gb").acquire({ leaseMs: 20_000 });
+    const gaveUp = client
+      .multiLock(["ga", "gb"])
+      .acquire({ waitMs: 600 })
+      .catch((e: unknown) => e);
+    await waiting();
+    expect(await gaveUp).toBeInstanceOf(Error);
+    await client.settled();
+    const plain = other.lock("gb").acquire({ waitMs: 10_000 });
+    await pause(100);
+    const released = Date.now();
+    await second.release();
+    const got = await plain;
+    // handed at the release: no grant reserved for the waiter that left
+    expect(Date.now() - released).toBeLessThan(1_000);
+    await got.release();
+    await first.release();
+  });
+});
