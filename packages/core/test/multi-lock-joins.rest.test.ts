@@ -206,4 +206,40 @@ describe("MultiLock across slots: its waiter joins the later names and enters on
     await got.release();
     await first.release();
   });
+
+  it("multi-locks of overlapping names and Locks on them, all waiting: never two inside a name, none stuck", async () => {
+    // Joins of different multi-locks meet on shared names in every order: splits and give-backs.
+    const prefix = keyPrefix();
+    const inside = new Map<string, number>();
+    let overlaps = 0;
+    let sections = 0;
+    const plans = [["x", "y"], ["x", "y"], ["y", "z"], ["x", "y", "z"], ["y"], ["z", "x"]];
+    const until = Date.now() + 4_000;
+    await Promise.all(
+      plans.map(async (names) => {
+        const client = createClient({ redis: restBackend(), prefix });
+        while (Date.now() < until) {
+          const held =
+            names.length === 1
+              ? await client.lock(names[0]!).acquire({ waitMs: 20_000 })
+              : await client.multiLock(names).acquire({ waitMs: 20_000 });
+          for (const n of names) {
+            inside.set(n, (inside.get(n) ?? 0) + 1);
+            if (inside.get(n)! > 1) overlaps++;
+          }
+          await pause(Math.random() * 15);
+          for (const n of names) inside.set(n, inside.get(n)! - 1);
+          expect(held.signal.aborted).toBe(false);
+          await held.release();
+          sections++;
+        }
+        await client.settled();
+      }),
+    );
+    expect(overlaps).toBe(0);
+    expect(sections).toBeGreaterThan(30);
+    const all = await tryBoth(createClient({ redis: restBackend(), prefix }), ["x", "y", "z"]);
+    expect(all).not.toBeNull();
+    await all!.release();
+  });
 });
