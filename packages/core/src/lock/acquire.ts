@@ -7,7 +7,7 @@ import { waitLoop, type AttemptOutcome, type ServerHint } from "../wait/wait-loo
 import { HeldLockView } from "./held-lock.ts";
 import { LockHoldState } from "./hold-state.ts";
 import { callsOf } from "./calls.ts";
-import { beginAcquire } from "./acquire-tracking.ts";
+import { beginAcquire, trackUndo } from "./acquire-tracking.ts";
 import type { LockRef } from "./lock-ref.ts";
 
 /**
@@ -28,15 +28,16 @@ export async function acquireLock(
   // Set once an attempt that may queue is sent (see AcquireParams.queuedBefore).
   let queuedBefore = false;
   const startedAt = now();
-  const abandon = (op: Operation | undefined) =>
-    op &&
-    ctx.background(
-      callsOf(ref)
-        .abandon(ref, op)
-        .then((releasedSomething) =>
-          ctx.emit({ type: "abandoned", name: ref.name, releasedSomething }),
-        ),
-    );
+  const abandon = (op: Operation | undefined) => {
+    if (!op) return;
+    const work = callsOf(ref)
+      .abandon(ref, op)
+      .then((releasedSomething) =>
+        ctx.emit({ type: "abandoned", name: ref.name, releasedSomething }),
+      );
+    ctx.background(work);
+    trackUndo(holds, work);
+  };
   const attempt = async (
     queue: boolean,
     returnWithinMs: number,

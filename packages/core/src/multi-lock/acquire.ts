@@ -11,7 +11,7 @@ import {
   type WakeParams,
 } from "../wait/wait-loop.ts";
 import { now } from "../engine/clock.ts";
-import { beginAcquire, inFlight, trackClaim } from "../lock/acquire-tracking.ts";
+import { beginAcquire, inFlight, trackClaim, undosSettled } from "../lock/acquire-tracking.ts";
 import { GrantStreams, untag } from "./grant-streams.ts";
 import { joinable, LaterJoins } from "./joins.ts";
 import { attemptAll, leaveInBackground, type AttemptWait, type MultiGrant } from "./attempt.ts";
@@ -42,6 +42,8 @@ export async function acquireMulti(
   if (opts.signal?.aborted) throw new AbortedError(`acquire ${ref.label}`, opts.signal.reason);
   const wait: AttemptWait = { returnWithinMs: 0, queuedAt: undefined, granted: false };
   const joins = joinable(ref) ? new LaterJoins(ref) : undefined;
+  // The undos of this handle's earlier waits first (see `trackUndo`; they are keyed by `ref`).
+  await undosSettled(ref);
   const end = await beginAcquire(holds);
   let result;
   try {
@@ -70,8 +72,7 @@ export async function acquireMulti(
           // Asking a later name ended the joins (a grant claimed, or the attempt's undo left the
           // queue); still queued at the first name, the waiter joins the later ones (again).
           if (asked.later) joins?.drop(false);
-          if (w.queuedAt !== undefined)
-            joins?.queuedAtFirst(returnWithinMs, { signal: opts.signal, deadline });
+          if (w.queuedAt !== undefined) joins?.queuedAtFirst(returnWithinMs, deadline);
           return outcome;
         } catch (error) {
           if (asked.later) joins?.drop(false);
@@ -81,7 +82,7 @@ export async function acquireMulti(
         }
       },
       leave: () => {
-        if (wait.queuedAt !== undefined) leaveInBackground(ref, wait.queuedAt);
+        if (wait.queuedAt !== undefined) void leaveInBackground(ref, wait.queuedAt);
         wait.queuedAt = undefined;
         joins?.drop(true);
       },

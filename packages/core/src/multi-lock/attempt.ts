@@ -1,5 +1,6 @@
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { randomId } from "../ids.ts";
+import { trackUndo } from "../lock/acquire-tracking.ts";
 import type { AttemptOutcome, ServerHint } from "../wait/wait-loop.ts";
 import type { GroupGrant, SlotGroup } from "./group.ts";
 import type { MultiRef } from "./multi-ref.ts";
@@ -85,7 +86,7 @@ export async function attemptAll(
       else taken.push({ group, opId, grant: s.value.granted });
     });
     if (failure !== undefined) {
-      rollbackInBackground(ref, taken);
+      void rollbackInBackground(ref, taken);
       throw failure.reason;
     }
   } else {
@@ -96,7 +97,7 @@ export async function attemptAll(
       } catch (error) {
         // This request may have run: undo it with the others, in the background.
         if (error instanceof AbortedError || error instanceof OutcomeUnknownError) taken.push(one);
-        rollbackInBackground(ref, taken);
+        void rollbackInBackground(ref, taken);
         throw error;
       }
       if ("busy" in outcome) {
@@ -116,8 +117,8 @@ export async function attemptAll(
 }
 
 /** Leaves the queue the waiter joined at `at` (the abandon of that attempt), in the background. */
-export function leaveInBackground(ref: MultiRef, at: QueuedAt): void {
-  rollbackInBackground(ref, [at]);
+export function leaveInBackground(ref: MultiRef, at: QueuedAt): Promise<void> {
+  return rollbackInBackground(ref, [at]);
 }
 
 /** Gives back what this attempt took. Throws the first failure after trying every group. */
@@ -127,14 +128,19 @@ export async function rollback(ref: MultiRef, taken: readonly Taken[]): Promise<
   if (failed) throw failed.reason;
 }
 
-function rollbackInBackground(ref: MultiRef, taken: readonly Taken[]): void {
-  if (taken.length === 0) return;
-  ref.ctx.background(
-    rollback(ref, taken).then(
-      () => ref.ctx.emit({ type: "abandoned", name: ref.label, releasedSomething: true }),
-      () => ref.ctx.emit({ type: "abandoned", name: ref.label, releasedSomething: false }),
-    ),
+/**
+ * Gives back what `taken` took, in the background; the handle's next acquire waits for it (see
+ * `trackUndo`: the handle is its `ref`). Resolves when done, whatever the outcome.
+ */
+export function rollbackInBackground(ref: MultiRef, taken: readonly Taken[]): Promise<void> {
+  if (taken.length === 0) return Promise.resolve();
+  const work = rollback(ref, taken).then(
+    () => ref.ctx.emit({ type: "abandoned", name: ref.label, releasedSomething: true }),
+    () => ref.ctx.emit({ type: "abandoned", name: ref.label, releasedSomething: false }),
   );
+  ref.ctx.background(work);
+  trackUndo(ref, work);
+  return work;
 }
 
 function combine(taken: readonly Taken[]): MultiGrant {

@@ -1,4 +1,3 @@
-import type { RunOptions } from "../engine/eval-script.ts";
 import { randomId } from "../ids.ts";
 import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import type { ServerHint, WakeAction, WakeContext } from "../wait/wait-loop.ts";
@@ -37,15 +36,22 @@ export class LaterJoins {
   #joins: (Join | undefined)[] = [];
   readonly #heard = new Map<number, Heard>();
   #listening = false;
-  #queued: { readonly returnWithinMs: number; readonly how: RunOptions } | undefined;
+  #queued: { readonly returnWithinMs: number; readonly deadline: number } | undefined;
+  /** Cancels the joins in flight when they are dropped (their undo follows their answer). */
+  #stop = new AbortController();
+  /**
+   * Groups whose join is being undone: no new join there until it settled, since the undo would
+   * take a grant made through the new one from under its holder (see `trackUndo`).
+   */
+  readonly #undoing = new Set<number>();
 
   constructor(ref: MultiRef) {
     this.#ref = ref;
   }
 
   /** An attempt left the waiter queued at the first name: join the later ones once it listens. */
-  queuedAtFirst(returnWithinMs: number, how: RunOptions): void {
-    this.#queued = { returnWithinMs, how };
+  queuedAtFirst(returnWithinMs: number, deadline: number): void {
+    this.#queued = { returnWithinMs, deadline };
     if (this.#listening) this.#send();
   }
 
@@ -72,11 +78,13 @@ export class LaterJoins {
     this.#joins.forEach((join, i) => {
       if (join === undefined) return;
       const undo = join.state === "failed" || (left && join.state === "queued");
-      if (undo) leaveInBackground(this.#ref, { group: this.#ref.groups[i]!, opId: join.opId });
+      if (undo) this.#undo(i, join.opId);
     });
     this.#joins = [];
     this.#heard.clear();
     this.#queued = undefined;
+    this.#stop.abort();
+    this.#stop = new AbortController();
   }
 
   /**
@@ -129,10 +137,13 @@ export class LaterJoins {
   }
 
   #send(): void {
-    const { returnWithinMs, how } = this.#queued!;
+    const { returnWithinMs, deadline } = this.#queued!;
+    // The caller's abort ends the wait, which drops the joins: this signal covers both.
+    const how = { signal: this.#stop.signal, deadline };
     const ref = this.#ref;
     ref.groups.forEach((group, i) => {
-      if (i === 0 || this.#joins[i] !== undefined || group.join === undefined) return;
+      if (i === 0 || this.#joins[i] !== undefined || this.#undoing.has(i)) return;
+      if (group.join === undefined) return;
       const join: Join = { opId: randomId(), state: "sent" };
       this.#joins[i] = join;
       const answered = group.join(ref.owner, join.opId, how, returnWithinMs).then(
@@ -147,10 +158,18 @@ export class LaterJoins {
       // Dropped before its answer: undone now that it is known (or unknown).
       const settled = answered.then(() => {
         const dropped = this.#joins[i] !== join;
-        if (dropped && join.state !== "not-joined")
-          leaveInBackground(ref, { group, opId: join.opId });
+        if (dropped && join.state !== "not-joined") this.#undo(i, join.opId);
       });
       ref.ctx.background(settled);
+    });
+  }
+
+  /** Undoes one join; the group is joined again (if still wanted) once the undo has settled. */
+  #undo(index: number, opId: string): void {
+    this.#undoing.add(index);
+    void leaveInBackground(this.#ref, { group: this.#ref.groups[index]!, opId }).then(() => {
+      this.#undoing.delete(index);
+      if (this.#queued !== undefined && this.#listening) this.#send();
     });
   }
 }

@@ -1,0 +1,101 @@
+import { Redis } from "@upstash/redis";
+import { harness, keyPrefix } from "@edgelock/testkit";
+import { describe, expect, it } from "vitest";
+import { createClient, resolveBackend, type Backend, type LockEvent } from "../src/index.ts";
+import { abandonScript } from "../src/lock/scripts.generated.ts";
+
+/**
+ * A wait that gives up leaves the queue in the background (an abandon of its queued attempt),
+ * and that abandon also gives back a direct grant made to the waiter meanwhile. It cannot tell
+ * that grant from one made to a later wait of the same handle: landing late, after the next wait
+ * entered on its grant message (unclaimed), it would give that one back while its holder works.
+ * So a handle's next acquire waits until its earlier waits' undos are settled.
+ */
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The REST backend, push included, whose Lock abandons are sent `slow.abandonMs` late. */
+function slowAbandons() {
+  const env = harness();
+  const inner = resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
+  const slow = { abandonMs: 0 };
+  const backend: Backend = {
+    kind: inner.kind,
+    command: async (args, signal) => {
+      if (args[1] === abandonScript.sha || args[1] === abandonScript.source)
+        await pause(slow.abandonMs);
+      return inner.command(args, signal);
+    },
+  };
+  if (inner.subscribe) backend.subscribe = inner.subscribe.bind(inner);
+  if (inner.psubscribe) backend.psubscribe = inner.psubscribe.bind(inner);
+  return { backend, slow };
+}
+
+/** Redis learns the abandon script first: a NOSCRIPT round would send a late abandon twice as late. */
+async function warmAbandon(
+  holder: ReturnType<typeof createClient>,
+  client: ReturnType<typeof createClient>,
+) {
+  const blocker = await holder.lock("warm").acquire({ leaseMs: 10_000 });
+  await expect(client.lock("warm").acquire({ waitMs: 50 })).rejects.toThrow();
+  await client.settled();
+  await blocker.release();
+}
+
+function clients() {
+  const env = harness();
+  const prefix = keyPrefix();
+  // A long claim window (the releasing client's sets the grant's): the next wait's grant stays
+  // unclaimed (entered on) for seconds.
+  const plain = () =>
+    createClient({
+      redis: new Redis({ url: env.restUrl, token: env.restToken }),
+      prefix,
+      claimWindowMs: 6_000,
+    });
+  const { backend, slow } = slowAbandons();
+  const events: LockEvent[] = [];
+  const options = { prefix, claimWindowMs: 6_000 };
+  const client = createClient({ redis: backend, ...options, onEvent: (e) => events.push(e) });
+  return { holder: plain(), other: plain(), client, slow, events };
+}
+
+describe("a handle's next wait is not undone by its previous wait's late leave (REST)", () => {
+  it("Lock", async () => {
+    const { holder, other, client, slow } = clients();
+    await warmAbandon(holder, client);
+    const first = await holder.lock("sw").acquire({ leaseMs: 20_000 });
+    const lock = client.lock("sw");
+    slow.abandonMs = 1_200;
+    await expect(lock.acquire({ waitMs: 300 })).rejects.toThrow();
+    const second = lock.acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await pause(500); // queued again, its stream live (it waited a moment ago)
+    await first.release();
+    const held = await second;
+    await pause(1_500); // past the late leave
+
+    await client.settled();
+    expect(held.signal.aborted).toBe(false);
+    expect(await other.lock("sw").tryAcquire()).toBeNull();
+    await held.release();
+  });
+
+  it("MultiLock across slots (its joins too)", async () => {
+    const { holder, other, client, slow } = clients();
+    await warmAbandon(holder, client);
+    const first = await holder.multiLock(["swa", "swb"]).acquire({ leaseMs: 20_000 });
+    const multi = client.multiLock(["swa", "swb"]);
+    slow.abandonMs = 1_200;
+    await expect(multi.acquire({ waitMs: 600 })).rejects.toThrow();
+    const second = multi.acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await pause(600);
+    await first.release();
+    const held = await second;
+    await pause(1_500);
+    await client.settled();
+    expect(held.signal.aborted).toBe(false);
+    expect(await other.lock("swa").tryAcquire()).toBeNull();
+    expect(await other.lock("swb").tryAcquire()).toBeNull();
+    await held.release();
+  });
+});
