@@ -77,6 +77,8 @@ export class LaterJoins {
   drop(left: boolean): void {
     this.#joins.forEach((join, i) => {
       if (join === undefined) return;
+      // One in flight is undone once answered (below); until then, no new join there either.
+      if (join.state === "sent") this.#undoing.add(i);
       const undo = join.state === "failed" || (left && join.state === "queued");
       if (undo) this.#undo(i, join.opId);
     });
@@ -157,8 +159,9 @@ export class LaterJoins {
       );
       // Dropped before its answer: undone now that it is known (or unknown).
       const settled = answered.then(() => {
-        const dropped = this.#joins[i] !== join;
-        if (dropped && join.state !== "not-joined") this.#undo(i, join.opId);
+        if (this.#joins[i] === join) return;
+        if (join.state !== "not-joined") this.#undo(i, join.opId);
+        else this.#undone(i);
       });
       ref.ctx.background(settled);
     });
@@ -167,10 +170,13 @@ export class LaterJoins {
   /** Undoes one join; the group is joined again (if still wanted) once the undo has settled. */
   #undo(index: number, opId: string): void {
     this.#undoing.add(index);
-    void leaveInBackground(this.#ref, { group: this.#ref.groups[index]!, opId }).then(() => {
-      this.#undoing.delete(index);
-      if (this.#queued !== undefined && this.#listening) this.#send();
-    });
+    const group = this.#ref.groups[index]!;
+    void leaveInBackground(this.#ref, { group, opId }).then(() => this.#undone(index));
+  }
+
+  #undone(index: number): void {
+    this.#undoing.delete(index);
+    if (this.#queued !== undefined && this.#listening) this.#send();
   }
 }
 
