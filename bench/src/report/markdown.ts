@@ -141,7 +141,7 @@ ${
 
 ${familyTable(i.family)}
 
-Efficiency here is throughput × (C + R) ÷ permits (semaphores: 2 permits), so 1.0 is every permit handed on one round trip after its holder let go. A MultiLock waiter queues at its first name and, handed it, asks every name at once: its hand-off is the grant message and one round trip, where the Lock's waiter enters on the message.
+Efficiency here is throughput × (C + R) ÷ permits (semaphores: 2 permits), so 1.0 is every permit handed on one round trip after its holder let go. A MultiLock waiter (names in different slots) queues at its first name and joins the later names' queues without taking them, so the release hands it every name and it enters on the grant messages, as the Lock's waiter does; its joins cost one request per later name per wait.
 `
     : ""
 }
