@@ -25,7 +25,7 @@ function restBackend(): Backend {
 }
 
 /** The REST backend, push included, counting every request and the Lock's scripts by kind. */
-function counting(inner: Backend) {
+function counting(inner: Backend, slow = { joinAnswerMs: 0 }) {
   const count = { requests: 0, joins: 0, extends: 0, abandons: 0 };
   /** The status each join answered (0 busy: joined or not, never 1 granted nor 2 re-entered). */
   const joinStatuses: number[] = [];
@@ -40,8 +40,9 @@ function counting(inner: Backend) {
         const queue = args[3 + Number(args[2]) + 2];
         if (String(queue) === "2") {
           count.joins++;
-          return inner.command(args, signal).then((reply) => {
+          return inner.command(args, signal).then(async (reply) => {
             joinStatuses.push(Number((reply as unknown[])[0]));
+            await pause(slow.joinAnswerMs);
             return reply;
           });
         }
@@ -113,6 +114,33 @@ describe("MultiLock across slots: its waiter joins the later names and enters on
     const next = await tryBoth(other, ["ja", "jb"]);
     expect(next).not.toBeNull();
     await next!.release();
+  });
+
+  it("a join handed its name before its answer came back still counts: the waiter enters on both messages", async () => {
+    const prefix = keyPrefix();
+    const holder = createClient({ redis: restBackend(), prefix });
+    const slow = { joinAnswerMs: 0 };
+    const { backend, count } = counting(restBackend(), slow);
+    const events: LockEvent[] = [];
+    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    const warm = await client.multiLock(["pa:w", "pb:w"]).acquire();
+    await warm.release();
+    const held = await holder.multiLock(["pa", "pb"]).acquire({ leaseMs: 10_000 });
+    slow.joinAnswerMs = 800; // the join runs at once; its answer comes 800 ms later
+    const pending = client.multiLock(["pa", "pb"]).acquire({ waitMs: 10_000 });
+    while (!events.some((e) => e.type === "waited")) await pause(2);
+    await pause(300); // streams live, the join ran, its answer still on its way
+    expect(count.joins).toBe(1);
+    const before = count.requests;
+    await held.release();
+    const hold = await pending;
+    expect(count.requests - before).toBe(0);
+    // the join's answer, when it comes, undoes nothing: the grant it led to is held
+    await pause(900);
+    await client.settled();
+    expect(hold.signal.aborted).toBe(false);
+    expect(await holder.lock("pb").tryAcquire()).toBeNull();
+    await hold.release();
   });
 
   it("held past the grants: one claim per name, and the hold lives on with the lease it asked for", async () => {

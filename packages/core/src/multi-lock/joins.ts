@@ -1,13 +1,19 @@
+import { now } from "../engine/clock.ts";
 import { randomId } from "../ids.ts";
 import { grantNumbers, pushedGrantMs } from "../wait/pushed-grant.ts";
 import type { ServerHint, WakeAction, WakeContext } from "../wait/wait-loop.ts";
 import { leaveInBackground, type MultiGrant } from "./attempt.ts";
+import { busyHint } from "./codec.ts";
 import type { MultiRef } from "./multi-ref.ts";
 
 /** One join of a later name's queue: in flight, queued there, not joined (free), or failed. */
 interface Join {
   readonly opId: string;
+  /** Monotonic ms before it was sent: a grant through it came after. */
+  readonly sentAt: number;
   state: "sent" | "queued" | "not-joined" | "failed";
+  /** Its grant was entered on: its answer, when it comes, must undo nothing. */
+  consumed?: boolean;
   /** Once answered: what its grant message is judged by (the grant came after the join ran). */
   since?: { readonly sentAt: number; readonly hint: ServerHint };
 }
@@ -44,6 +50,8 @@ export class LaterJoins {
    * take a grant made through the new one from under its holder (see `trackUndo`).
    */
   readonly #undoing = new Set<number>();
+  /** No more joins in this wait (see `beforeAttempt`). */
+  #off = false;
 
   constructor(ref: MultiRef) {
     this.#ref = ref;
@@ -66,6 +74,10 @@ export class LaterJoins {
    * first went to another waiter), and the joins with them.
    */
   beforeAttempt(): void {
+    // Grants heard but not all of them: joins failed this waiter once (split, or a partner's
+    // message too late), and it joins no more in this wait. Splits feed on each other (a name
+    // given back goes to another waiter without the first), so one that repeats is cut short.
+    if (this.#heard.size > 0) this.#off = true;
     if (this.#heard.size > 0 && !this.#heard.has(0)) this.drop(true);
   }
 
@@ -101,12 +113,16 @@ export class LaterJoins {
   ): WakeAction<MultiGrant> {
     const parts = grantNumbers(payload, 3);
     const join = this.#joins[index];
+    // A join still on its way back may have been handed its name already (it ran; its answer
+    // has not come): the grant is this join's, since no earlier join there is left (see #undo).
     const context =
       index === 0
         ? since
         : join?.state === "queued"
           ? { ...join.since!, rttMs: since.rttMs }
-          : undefined;
+          : join?.state === "sent"
+            ? { sentAt: join.sentAt, hint: busyHint(0), rttMs: since.rttMs }
+            : undefined;
     // A later name's message from an earlier wait (or a malformed one): not this wait's grant.
     if (context === undefined || parts === undefined) return index === 0 ? "attempt" : "stale";
     const [fence, at, claimMs] = parts as [number, number, number];
@@ -120,14 +136,16 @@ export class LaterJoins {
     const groups = this.#ref.groups;
     const heard = groups.map((_, i) => this.#heard.get(i));
     if (heard.every((h): h is Heard => h?.until !== undefined) && enterable) {
+      for (const j of this.#joins) if (j) j.consumed = true;
       this.#joins = [];
       this.#heard.clear();
       return { granted: pushedGrant(heard, since.rttMs) };
     }
     // A partner's message expected within moments: the release frees every name at once.
-    const awaited = groups.some(
-      (_, i) => !this.#heard.has(i) && this.#joins[i]?.state === "queued",
-    );
+    const awaited = groups.some((_, i) => {
+      const state = this.#joins[i]?.state;
+      return !this.#heard.has(i) && (state === "queued" || state === "sent");
+    });
     const grace = Math.max(10, since.rttMs / 2);
     if (!this.#heard.has(0)) return { attemptInMs: grace };
     return awaited ? { attemptInMs: grace } : "attempt";
@@ -139,6 +157,7 @@ export class LaterJoins {
   }
 
   #send(): void {
+    if (this.#off) return;
     const { returnWithinMs, deadline } = this.#queued!;
     // The caller's abort ends the wait, which drops the joins: this signal covers both.
     const how = { signal: this.#stop.signal, deadline };
@@ -146,7 +165,7 @@ export class LaterJoins {
     ref.groups.forEach((group, i) => {
       if (i === 0 || this.#joins[i] !== undefined || this.#undoing.has(i)) return;
       if (group.join === undefined) return;
-      const join: Join = { opId: randomId(), state: "sent" };
+      const join: Join = { opId: randomId(), sentAt: now(), state: "sent" };
       this.#joins[i] = join;
       const answered = group.join(ref.owner, join.opId, how, returnWithinMs).then(
         ({ hint, sentAt }) => {
@@ -159,7 +178,7 @@ export class LaterJoins {
       );
       // Dropped before its answer: undone now that it is known (or unknown).
       const settled = answered.then(() => {
-        if (this.#joins[i] === join) return;
+        if (this.#joins[i] === join || join.consumed === true) return;
         if (join.state !== "not-joined") this.#undo(i, join.opId);
         else this.#undone(i);
       });
