@@ -1,14 +1,8 @@
-import { Redis } from "@upstash/redis";
-import { harness, keyPrefix } from "@edgelock/testkit";
+import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import {
-  createClient,
-  resolveBackend,
-  type Backend,
-  type ClientOptions,
-  type LockEvent,
-} from "../src/index.ts";
+import { createClient, type Backend, type ClientOptions, type LockEvent } from "../src/index.ts";
 import { abandonScript, acquireScript, extendScript } from "../src/lock/scripts.generated.ts";
+import { restBackend, tapBackend } from "./rest-backend.ts";
 
 /**
  * A multi-lock across slots whose waiter, queued at its first name, also joins the later names'
@@ -19,11 +13,6 @@ import { abandonScript, acquireScript, extendScript } from "../src/lock/scripts.
  */
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function restBackend(): Backend {
-  const env = harness();
-  return resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
-}
-
 /** The REST backend, push included, counting every request and the Lock's scripts by kind. */
 function counting(inner: Backend, slow = { joinAnswerMs: 0 }) {
   const count = { requests: 0, joins: 0, extends: 0, abandons: 0 };
@@ -31,29 +20,24 @@ function counting(inner: Backend, slow = { joinAnswerMs: 0 }) {
   const joinStatuses: number[] = [];
   const is = (args: readonly unknown[], script: { sha: string; source: string }) =>
     args[1] === script.sha || args[1] === script.source;
-  const backend: Backend = {
-    kind: inner.kind,
-    command: (args, signal) => {
-      count.requests++;
-      if (is(args, acquireScript)) {
-        // EVALSHA sha numkeys key… arg…: the third arg is the acquire's queue mode (2: join only)
-        const queue = args[3 + Number(args[2]) + 2];
-        if (String(queue) === "2") {
-          count.joins++;
-          return inner.command(args, signal).then(async (reply) => {
-            joinStatuses.push(Number((reply as unknown[])[0]));
-            await pause(slow.joinAnswerMs);
-            return reply;
-          });
-        }
+  const backend = tapBackend(inner, (args, signal) => {
+    count.requests++;
+    if (is(args, acquireScript)) {
+      // EVALSHA sha numkeys key… arg…: the third arg is the acquire's queue mode (2: join only)
+      const queue = args[3 + Number(args[2]) + 2];
+      if (String(queue) === "2") {
+        count.joins++;
+        return inner.command(args, signal).then(async (reply) => {
+          joinStatuses.push(Number((reply as unknown[])[0]));
+          await pause(slow.joinAnswerMs);
+          return reply;
+        });
       }
-      if (is(args, extendScript)) count.extends++;
-      if (is(args, abandonScript)) count.abandons++;
-      return inner.command(args, signal);
-    },
-  };
-  if (inner.subscribe) backend.subscribe = inner.subscribe.bind(inner);
-  if (inner.psubscribe) backend.psubscribe = inner.psubscribe.bind(inner);
+    }
+    if (is(args, extendScript)) count.extends++;
+    if (is(args, abandonScript)) count.abandons++;
+    return inner.command(args, signal);
+  });
   return { backend, count, joinStatuses };
 }
 

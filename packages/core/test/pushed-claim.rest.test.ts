@@ -1,10 +1,8 @@
-import { Redis } from "@upstash/redis";
-import { harness, keyPrefix } from "@edgelock/testkit";
+import { keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
 import {
   AcquireTimeoutError,
   createClient,
-  resolveBackend,
   type Backend,
   type ClientOptions,
   type Keeper,
@@ -13,6 +11,7 @@ import {
 import { extendScript, releaseScript } from "../src/lock/scripts.generated.ts";
 import * as pes from "../src/permit-semaphore/scripts.generated.ts";
 import * as sem from "../src/semaphore/scripts.generated.ts";
+import { restBackend, tapBackend } from "./rest-backend.ts";
 
 /**
  * A waiter that enters on its pushed grant claims it (one extend) only once its hold outlives
@@ -21,11 +20,6 @@ import * as sem from "../src/semaphore/scripts.generated.ts";
  * Semaphore's, which fail with its claim deferred.
  */
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function restBackend(): Backend {
-  const env = harness();
-  return resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
-}
 
 /**
  * The REST backend, push included, counting the scripts it sends: `extends` (the Lock's extend
@@ -41,24 +35,19 @@ function countingExtends(inner: Backend) {
   const slow = { releaseAnswerMs: 0, acquireAnswerMs: 0 };
   const is = (args: readonly unknown[], script: { sha: string; source: string }) =>
     args[1] === script.sha || args[1] === script.source;
-  const backend: Backend = {
-    kind: inner.kind,
-    command: (args, signal) => {
-      if (is(args, extendScript) || is(args, pes.extendScript)) count.extends++;
-      if (is(args, sem.acquireScript)) count.acquires++;
-      if (is(args, sem.abandonScript)) count.abandons++;
-      const release = is(args, releaseScript) || is(args, pes.releaseScript);
-      const ms = release
-        ? slow.releaseAnswerMs
-        : is(args, sem.acquireScript)
-          ? slow.acquireAnswerMs
-          : 0;
-      if (ms > 0) return inner.command(args, signal).then((answer) => pause(ms).then(() => answer));
-      return inner.command(args, signal);
-    },
-  };
-  if (inner.subscribe) backend.subscribe = inner.subscribe.bind(inner);
-  if (inner.psubscribe) backend.psubscribe = inner.psubscribe.bind(inner);
+  const backend = tapBackend(inner, (args, signal) => {
+    if (is(args, extendScript) || is(args, pes.extendScript)) count.extends++;
+    if (is(args, sem.acquireScript)) count.acquires++;
+    if (is(args, sem.abandonScript)) count.abandons++;
+    const release = is(args, releaseScript) || is(args, pes.releaseScript);
+    const ms = release
+      ? slow.releaseAnswerMs
+      : is(args, sem.acquireScript)
+        ? slow.acquireAnswerMs
+        : 0;
+    if (ms > 0) return inner.command(args, signal).then((answer) => pause(ms).then(() => answer));
+    return inner.command(args, signal);
+  });
   return { backend, count, slow };
 }
 

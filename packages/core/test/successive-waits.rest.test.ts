@@ -1,8 +1,9 @@
 import { Redis } from "@upstash/redis";
 import { harness, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
-import { createClient, resolveBackend, type Backend, type LockEvent } from "../src/index.ts";
+import { createClient, type LockEvent } from "../src/index.ts";
 import { abandonScript } from "../src/lock/scripts.generated.ts";
+import { restBackend, tapBackend } from "./rest-backend.ts";
 
 /**
  * A wait that gives up leaves the queue in the background (an abandon of its queued attempt),
@@ -15,19 +16,13 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The REST backend, push included, whose Lock abandons are sent `slow.abandonMs` late. */
 function slowAbandons() {
-  const env = harness();
-  const inner = resolveBackend(new Redis({ url: env.restUrl, token: env.restToken }));
+  const inner = restBackend();
   const slow = { abandonMs: 0 };
-  const backend: Backend = {
-    kind: inner.kind,
-    command: async (args, signal) => {
-      if (args[1] === abandonScript.sha || args[1] === abandonScript.source)
-        await pause(slow.abandonMs);
-      return inner.command(args, signal);
-    },
-  };
-  if (inner.subscribe) backend.subscribe = inner.subscribe.bind(inner);
-  if (inner.psubscribe) backend.psubscribe = inner.psubscribe.bind(inner);
+  const backend = tapBackend(inner, async (args, signal) => {
+    if (args[1] === abandonScript.sha || args[1] === abandonScript.source)
+      await pause(slow.abandonMs);
+    return inner.command(args, signal);
+  });
   return { backend, slow };
 }
 
