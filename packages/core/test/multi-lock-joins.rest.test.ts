@@ -41,6 +41,36 @@ function counting(inner: Backend, slow = { joinAnswerMs: 0 }) {
   return { backend, count, joinStatuses };
 }
 
+/**
+ * `inner` with the grant messages on `name`'s channels held back `ms` (the stream's events after
+ * them too, as a slow stream would): a partner's message that does not come within moments.
+ */
+function slowPushOn(inner: Backend, name: string, ms: number): Backend {
+  const late = (events: AsyncIterable<string>) =>
+    (async function* () {
+      for await (const event of events) {
+        if (event.startsWith("pmessage,") || event.startsWith("message,")) await pause(ms);
+        yield event;
+      }
+    })();
+  const backend: Backend = {
+    kind: inner.kind,
+    command: (args, signal) => inner.command(args, signal),
+  };
+  const on = (channel: string) => channel.includes(`{${name}}`) || channel.includes(`:${name}:`);
+  if (inner.subscribe) {
+    const subscribe = inner.subscribe.bind(inner);
+    backend.subscribe = (channel, signal) =>
+      on(channel) ? late(subscribe(channel, signal)) : subscribe(channel, signal);
+  }
+  if (inner.psubscribe) {
+    const psubscribe = inner.psubscribe.bind(inner);
+    backend.psubscribe = (pattern, signal) =>
+      on(pattern) ? late(psubscribe(pattern, signal)) : psubscribe(pattern, signal);
+  }
+  return backend;
+}
+
 /** A holder's client and a counting waiter's client on one prefix; `other` checks the names. */
 function clients(options: Omit<ClientOptions, "redis"> = {}) {
   const prefix = keyPrefix();
@@ -193,6 +223,69 @@ describe("MultiLock across slots: its waiter joins the later names and enters on
     const hold = await pending;
     await hold.release();
     const next = await tryBoth(other, ["sa", "sb"]);
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("a partner's grant message that does not come within moments: the waiter asks every name and enters", async () => {
+    const prefix = keyPrefix();
+    const holder = createClient({ redis: restBackend(), prefix });
+    const other = createClient({ redis: restBackend(), prefix });
+    const patterns: string[] = [];
+    const inner = restBackend();
+    const seen = tapBackend(inner, inner.command.bind(inner));
+    if (seen.psubscribe) {
+      const psubscribe = seen.psubscribe;
+      seen.psubscribe = (pattern, signal) => (patterns.push(pattern), psubscribe(pattern, signal));
+    }
+    // The later name's messages come 2.5 s late; the first name's at once.
+    const { backend, count } = counting(slowPushOn(seen, "mb", 2_500));
+    const events: LockEvent[] = [];
+    const client = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    const warm = await client.multiLock(["ma:w", "mb:w"]).acquire();
+    await warm.release();
+    const held = await holder.multiLock(["ma", "mb"]).acquire({ leaseMs: 10_000 });
+    const pending = client.multiLock(["ma", "mb"]).acquire({ leaseMs: 10_000, waitMs: 10_000 });
+    while (!events.some((e) => e.type === "waited")) await pause(2);
+    await pause(300);
+    expect(count.joins).toBe(1);
+    expect(patterns.some((p) => p.includes("mb"))).toBe(true); // the later name's stream is the slow one
+    const before = count.requests;
+    const released = Date.now();
+    await held.release();
+    const hold = await pending;
+    // the grace is half a round trip (at least 10 ms), not the 2.5 s the message took
+    expect(Date.now() - released).toBeLessThan(1_000);
+    expect(count.requests - before).toBeGreaterThanOrEqual(1); // it asked: the grants were claimed
+    expect(await tryBoth(other, ["ma"])).toBeNull();
+    expect(await tryBoth(other, ["mb"])).toBeNull();
+    await pause(2_700); // the late message comes, for a grant already taken: it changes nothing
+    expect(hold.signal.aborted).toBe(false);
+    expect(await tryBoth(other, ["mb"])).toBeNull();
+    await hold.release();
+    const next = await tryBoth(other, ["ma", "mb"]);
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it("a waiter whose grants came incomplete joins no more in that wait, and still gets the names", async () => {
+    const { holderClient, other, client, count, waiting } = clients({ claimWindowMs: 3_000 });
+    const first = await holderClient.lock("oa").acquire({ leaseMs: 20_000 });
+    const second = await holderClient.lock("ob").acquire({ leaseMs: 20_000 });
+    const pending = client.multiLock(["oa", "ob"]).acquire({ waitMs: 15_000 });
+    await waiting(); // queued at oa, joined at ob
+    expect(count.joins).toBe(1);
+    await second.release(); // ob goes to the join without oa: given back, and no join again
+    await pause(1_000);
+    expect(count.joins).toBe(1);
+    const free = await other.lock("ob").tryAcquire(); // given back, not joined again
+    expect(free).not.toBeNull();
+    await free!.release();
+    await first.release();
+    const hold = await pending;
+    expect(count.joins).toBe(1);
+    await hold.release();
+    const next = await tryBoth(other, ["oa", "ob"]);
     expect(next).not.toBeNull();
     await next!.release();
   });
