@@ -13,7 +13,7 @@ import { safeSink, type EventSink } from "./events.ts";
 import { timerKeeper, type Keeper } from "./lease/keeper.ts";
 import { GrantEpochs } from "./quarantine/grant-epochs.ts";
 import { resolveQuarantine, type QuarantineConfig } from "./quarantine/quarantine.ts";
-import { randomId } from "./ids.ts";
+import { randomId, sharedOwner, type HandleOwner } from "./ids.ts";
 import { testSeams } from "./test-seams.ts";
 import { validateMs, validateName, validateObject } from "./validate.ts";
 import { justInTimeStrategy } from "./wait/just-in-time.ts";
@@ -191,8 +191,10 @@ function validateWait(wait: unknown): WaitStrategy {
   return wait as WaitStrategy;
 }
 
-/** The owner id of a new handle: the caller's `{ owner }` (validated), else a fresh random id. */
-export function ownerOf(handleOptions: unknown): string {
+/** The owner of a new handle: the caller's `{ owner }` (validated, shared), else a fresh random id. */
+export function ownerOf(handleOptions: unknown): HandleOwner {
   const o = validateObject("options", handleOptions) as { owner?: unknown };
-  return o.owner === undefined ? randomId() : validateName("options.owner", o.owner);
+  return o.owner === undefined
+    ? { id: randomId(), shared: false }
+    : sharedOwner(validateName("options.owner", o.owner));
 }

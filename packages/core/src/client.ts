@@ -18,7 +18,10 @@ import { validateName } from "./validate.ts";
 export interface LockHandleOptions {
   /**
    * Explicit owner id, to share ownership across handles (e.g. a resumed request). Dangerous: two
-   * concurrent callers with the same owner both "hold" the lock. @default a random 128-bit id
+   * concurrent callers with the same owner both "hold" the lock. Such a handle's waiter claims a
+   * pushed grant before it enters (one request more per hand-off): another handle's leave of the
+   * same owner, still in flight, could otherwise take the grant from under it.
+   * @default a random 128-bit id
    */
   readonly owner?: string;
 }

@@ -93,4 +93,44 @@ describe("a handle's next wait is not undone by its previous wait's late leave (
     expect(await other.lock("swb").tryAcquire()).toBeNull();
     await held.release();
   });
+  // An explicit owner is shared by every handle made with it (in this isolate or another, as a
+  // resumed job's): no handle can wait for another's leave, so such a handle never enters on a
+  // grant message unclaimed; it asks the server, which claims the grant in the same script.
+  it("Lock: two handles of one explicit owner, the first's leave late", async () => {
+    const { holder, other, client, slow } = clients();
+    await warmAbandon(holder, client);
+    const first = await holder.lock("so").acquire({ leaseMs: 20_000 });
+    slow.abandonMs = 1_200;
+    await expect(client.lock("so", { owner: "job-7" }).acquire({ waitMs: 300 })).rejects.toThrow();
+    const second = client
+      .lock("so", { owner: "job-7" })
+      .acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await pause(500);
+    await first.release();
+    const held = await second;
+    await pause(1_500); // past the late leave
+    await client.settled();
+    expect(held.signal.aborted).toBe(false);
+    expect(await other.lock("so").tryAcquire()).toBeNull();
+    await held.release();
+  });
+
+  it("MultiLock across slots: two handles of one explicit owner, the first's leave late", async () => {
+    const { holder, other, client, slow } = clients();
+    await warmAbandon(holder, client);
+    const first = await holder.multiLock(["soa", "sob"]).acquire({ leaseMs: 20_000 });
+    slow.abandonMs = 1_200;
+    const handle = () => client.multiLock(["soa", "sob"], { owner: "job-8" });
+    await expect(handle().acquire({ waitMs: 600 })).rejects.toThrow();
+    const second = handle().acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await pause(600);
+    await first.release();
+    const held = await second;
+    await pause(1_500);
+    await client.settled();
+    expect(held.signal.aborted).toBe(false);
+    expect(await other.lock("soa").tryAcquire()).toBeNull();
+    expect(await other.lock("sob").tryAcquire()).toBeNull();
+    await held.release();
+  });
 });

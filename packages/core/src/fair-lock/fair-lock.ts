@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
+import type { HandleOwner } from "../ids.ts";
 import { fairLockKeys } from "../keys.ts";
 import { Lock } from "../lock/lock.ts";
 import type { LockRef } from "../lock/lock-ref.ts";
@@ -24,10 +25,10 @@ export class FairLock extends Lock {
   readonly #ref: LockRef;
 
   /** @internal use `client.fairLock(name)` */
-  constructor(ctx: ClientContext, name: string, owner: string) {
+  constructor(ctx: ClientContext, name: string, owner: HandleOwner) {
     const shape = { keys: fairLockKeys(ctx.prefix, name), calls: fairLockCalls };
     super(ctx, name, owner, shape);
-    this.#ref = { ctx, name, owner, ...shape };
+    this.#ref = { ctx, name, owner: owner.id, ...shape };
   }
 
   /** Waiters in the queue whose declared poll deadline has not passed. */

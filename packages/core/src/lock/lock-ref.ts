@@ -6,6 +6,8 @@ import type { LockCalls } from "./lock-shape.ts";
 /** Everything needed to talk about one lock as one owner. */
 export interface LockRef extends ResourceRef<LockKeys> {
   readonly owner: string;
+  /** Other handles may act as this owner too (see `HandleOwner`). */
+  readonly ownerShared?: boolean;
   /** The scripts behind this handle (a fair or read-write lock's); the Lock's own when absent. */
   readonly calls?: LockCalls;
 }

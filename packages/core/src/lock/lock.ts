@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
+import type { HandleOwner } from "../ids.ts";
 import { now } from "../engine/clock.ts";
 import { newOperation } from "../engine/operation.ts";
 import { AcquireTimeoutError } from "../errors.ts";
@@ -27,10 +28,11 @@ export class Lock {
   readonly #holds = new Map<number, LockHoldState>();
 
   /** @internal use `client.lock(name)`; `shape` lets a lock-shaped primitive run its own scripts */
-  constructor(ctx: ClientContext, name: string, owner: string, shape?: LockShape) {
+  constructor(ctx: ClientContext, name: string, owner: HandleOwner, shape?: LockShape) {
+    const who = { owner: owner.id, ownerShared: owner.shared };
     this.#ref = shape
-      ? { ctx, name, owner, keys: shape.keys, calls: shape.calls }
-      : { ctx, name, owner, keys: lockKeys(ctx.prefix, name) };
+      ? { ctx, name, ...who, keys: shape.keys, calls: shape.calls }
+      : { ctx, name, ...who, keys: lockKeys(ctx.prefix, name) };
   }
 
   get name(): string {
@@ -110,7 +112,7 @@ export class Lock {
     const { ctx } = this.#ref;
     const want = { ...callsOf(this.#ref).serializedAs, prefix: ctx.prefix, name: this.name };
     const parsed = parseHoldFor(lease, "lease", want, checkLockFields);
-    const ref: LockRef = { ...this.#ref, owner: parsed.owner };
+    const ref: LockRef = { ...this.#ref, owner: parsed.owner, ownerShared: true };
     const hold = new LockHoldState(
       ref,
       {

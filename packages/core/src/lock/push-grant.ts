@@ -69,9 +69,11 @@ function enterOnGrant(
   const room = pushedGrantMs(grant, since);
   if (room === "stale") return "stale";
   // Only an extend that claims a grant lets the waiter enter on the message, and a handle with a
-  // second acquire running must let the server count both.
+  // second acquire running must let the server count both. An owner other handles share asks:
+  // another's leave in flight would take an unclaimed grant from under it (see `trackUndo`).
   if (
     room === "attempt" ||
+    ref.ownerShared === true ||
     callsOf(ref).grantPush !== "enter" ||
     (inFlight.get(holds) ?? 0) > 1 ||
     holds.has(grant.fence)

@@ -45,6 +45,8 @@ export async function acquireMulti(
   // The undos of this handle's earlier waits first (see `trackUndo`; they are keyed by `ref`).
   await undosSettled(ref);
   const end = await beginAcquire(holds);
+  // An owner other handles share never enters unclaimed (see `HandleOwner`): it asks.
+  const enterable = () => !ref.ownerShared && holds.size === 0 && inFlight.get(holds) === 1;
   let result;
   try {
     result = await waitLoop<MultiGrant>({
@@ -54,7 +56,7 @@ export async function acquireMulti(
       signal: opts.signal,
       // a queued waiter's sleeps stay inside the claim window of a grant it may be handed
       claimWindowMs: ctx.claimWindowMs,
-      wake: multiWake(ref, wait, joins, () => holds.size === 0 && inFlight.get(holds) === 1),
+      wake: multiWake(ref, wait, joins, enterable),
       attempt: async (queue, returnWithinMs, deadline) => {
         joins?.beforeAttempt();
         const w = { ...wait, returnWithinMs };

@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
+import type { HandleOwner } from "../ids.ts";
 import { AcquireTimeoutError } from "../errors.ts";
 import { now } from "../engine/clock.ts";
 import { provisionalMs } from "../lease/resumed-lease.ts";
@@ -28,7 +29,7 @@ export class MultiLock {
   readonly #holds = new Map<string, MultiLockHoldState>();
 
   /** @internal use `client.multiLock(names)` */
-  constructor(ctx: ClientContext, names: readonly string[], owner: string) {
+  constructor(ctx: ClientContext, names: readonly string[], owner: HandleOwner) {
     this.#ref = makeMultiRef(ctx, names, owner);
   }
 

@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
+import type { HandleOwner } from "../ids.ts";
 import { lockKeys, slotTagOf } from "../keys.ts";
 import type { SlotGroup } from "./group.ts";
 import { singleGroup } from "./single-group.ts";
@@ -8,6 +9,8 @@ import { slotGroup } from "./calls.ts";
 export interface MultiRef {
   readonly ctx: ClientContext;
   readonly owner: string;
+  /** Other handles may act as this owner too (see `HandleOwner`). */
+  readonly ownerShared: boolean;
   /** For errors and events: the names, in acquisition order. */
   readonly label: string;
   /** Deduplicated, in acquisition order: groups by hash tag, names by key within a group. */
@@ -37,11 +40,12 @@ export function planGroups(ctx: ClientContext, names: readonly string[]): SlotGr
 export function makeMultiRef(
   ctx: ClientContext,
   names: readonly string[],
-  owner: string,
+  owner: HandleOwner,
 ): MultiRef {
   const groups = planGroups(ctx, names);
   const ordered = groups.flatMap((g) => g.names);
-  return { ctx, owner, names: ordered, groups, label: labelOf(ordered) };
+  const who = { owner: owner.id, ownerShared: owner.shared };
+  return { ctx, ...who, names: ordered, groups, label: labelOf(ordered) };
 }
 
 /** The fences of `fences` (in `ref.names` order) that belong to each group, group by group. */

@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
+import type { HandleOwner } from "../ids.ts";
 import { ReadWriteLockSide } from "./side.ts";
 
 /**
@@ -19,7 +20,7 @@ export class ReadWriteLock {
   readonly write: ReadWriteLockSide;
 
   /** @internal use `client.readWriteLock(name)` */
-  constructor(ctx: ClientContext, name: string, owner: string) {
+  constructor(ctx: ClientContext, name: string, owner: HandleOwner) {
     this.read = new ReadWriteLockSide(ctx, name, owner, "read");
     this.write = new ReadWriteLockSide(ctx, name, owner, "write");
   }

@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
+import type { HandleOwner } from "../ids.ts";
 import { readWriteLockKeys } from "../keys.ts";
 import { Lock } from "../lock/lock.ts";
 import type { LockRef } from "../lock/lock-ref.ts";
@@ -23,12 +24,12 @@ export class ReadWriteLockSide extends Lock {
   readonly #ref: LockRef;
 
   /** @internal use `client.readWriteLock(name).read` / `.write` */
-  constructor(ctx: ClientContext, name: string, owner: string, mode: ReadWriteMode) {
+  constructor(ctx: ClientContext, name: string, owner: HandleOwner, mode: ReadWriteMode) {
     const calls = mode === "read" ? readSideCalls : writeSideCalls;
     const shape = { keys: readWriteLockKeys(ctx.prefix, name), calls };
     super(ctx, name, owner, shape);
     this.mode = mode;
-    this.#ref = { ctx, name, owner, ...shape };
+    this.#ref = { ctx, name, owner: owner.id, ...shape };
   }
 
   /** Writers in the queue whose declared poll deadline has not passed (readers never queue). */

@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
+import { sharedOwner } from "../ids.ts";
 import { InvalidArgumentError } from "../errors.ts";
 import { FairLock } from "../fair-lock/fair-lock.ts";
 import { Lock } from "../lock/lock.ts";
@@ -33,15 +34,15 @@ function resumeAny(ctx: ClientContext, value: SerializedHold): ResumedHold {
     );
   switch (h.kind) {
     case "lock":
-      return new Lock(ctx, h.name, h.owner).resume(h);
+      return new Lock(ctx, h.name, sharedOwner(h.owner)).resume(h);
     case "fair-lock":
-      return new FairLock(ctx, h.name, h.owner).resume(h);
+      return new FairLock(ctx, h.name, sharedOwner(h.owner)).resume(h);
     case "read-write-lock": {
-      const rw = new ReadWriteLock(ctx, h.name, h.owner);
+      const rw = new ReadWriteLock(ctx, h.name, sharedOwner(h.owner));
       return (h.side === "read" ? rw.read : rw.write).resume(h);
     }
     case "multi-lock": {
-      const multi = new MultiLock(ctx, h.names, h.owner);
+      const multi = new MultiLock(ctx, h.names, sharedOwner(h.owner));
       if (multi.names.length !== h.names.length || multi.names.some((n, i) => n !== h.names[i]))
         throw new InvalidArgumentError(
           "hold.names",
