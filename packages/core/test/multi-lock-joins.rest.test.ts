@@ -290,6 +290,41 @@ describe("MultiLock across slots: its waiter joins the later names and enters on
     await next!.release();
   });
 
+  it("busy at a later name after its first was handed over: the waiter leaves that name's queue, where no one would claim a grant", async () => {
+    const { holderClient, other, client, waiting } = clients({ claimWindowMs: 3_000 });
+    const first = await holderClient.lock("ba").acquire({ leaseMs: 20_000 });
+    const second = await holderClient.lock("bb").acquire({ leaseMs: 20_000 });
+    const pending = client.multiLock(["ba", "bb"]).acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await waiting(); // queued at ba, joined at bb
+    const plain = other.lock("bb").acquire({ leaseMs: 20_000, waitMs: 10_000 });
+    await pause(200); // queued at bb behind the multi-lock's join
+    await first.release(); // ba goes to the waiter, which asks bb: busy, so it gives ba back
+    await pause(500);
+    const released = Date.now();
+    await second.release(); // bb goes to the head of its queue: the plain waiter, not a stale join
+    const got = await plain;
+    expect(Date.now() - released).toBeLessThan(1_000);
+    await got.release();
+    const hold = await pending;
+    await hold.release();
+  });
+
+  it("busy at a later name, with no place in any queue: the waiter polls, it does not sleep on its stream", async () => {
+    const { holderClient, client, waiting } = clients();
+    const first = await holderClient.lock("qa").acquire({ leaseMs: 20_000 });
+    const second = await holderClient.lock("qb").acquire({ leaseMs: 20_000 });
+    const pending = client.multiLock(["qa", "qb"]).acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await waiting(); // queued at qa (its stream open), joined at qb
+    await first.release(); // qa handed over; qb busy: qa given back, the waiter queued nowhere
+    await pause(400);
+    const released = Date.now();
+    await second.release(); // nothing tells the waiter: only its own poll finds both free
+    const hold = await pending;
+    // a push waiter's sleep is the 2 s safety poll; with no place, a grant never comes
+    expect(Date.now() - released).toBeLessThan(1_000);
+    await hold.release();
+  });
+
   it("a waiter that gives up leaves the later names' queues too", async () => {
     const { holderClient, other, client, waiting } = clients({ claimWindowMs: 3_000 });
     const first = await holderClient.lock("ga").acquire({ leaseMs: 20_000 });

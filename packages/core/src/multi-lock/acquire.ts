@@ -71,13 +71,16 @@ export async function acquireMulti(
             queue ? w : undefined,
             asked,
           );
-          // Asking a later name ended the joins (a grant claimed, or the attempt's undo left the
-          // queue); still queued at the first name, the waiter joins the later ones (again).
-          if (asked.later) joins?.drop(false);
+          // Asking a later name ends the joins. Every name taken: the grants are claimed (and the
+          // waiter left those queues). Busy at a later name: that name's queue and those after it
+          // still hold the waiter's joins, which no one would claim a grant of (the name reserved
+          // for nothing for the claim window): leave them. Queued at the first name again, the
+          // waiter joins the later ones anew.
+          if (asked.later) joins?.drop(!("granted" in outcome));
           if (w.queuedAt !== undefined) joins?.queuedAtFirst(returnWithinMs, deadline);
           return outcome;
         } catch (error) {
-          if (asked.later) joins?.drop(false);
+          if (asked.later) joins?.drop(true);
           throw error;
         } finally {
           wait.queuedAt = w.queuedAt;

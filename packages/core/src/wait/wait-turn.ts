@@ -118,8 +118,13 @@ function plannedDelay<T>(turn: Turn<T>): number {
     budgetMs: left,
     rttMs: turn.rttMs,
     rttDevMs: turn.rttDevMs,
-    // A stream still connecting counts as push: if it fails, the plan is redrawn at once.
-    pushed: turn.stream !== undefined && !turn.stream.closed && params.wake?.unqueued !== true,
+    // A stream still connecting counts as push: if it fails, the plan is redrawn at once. Only a
+    // queued waiter is sent a grant: one without a place (a multi-lock busy at a later name) polls.
+    pushed:
+      turn.stream !== undefined &&
+      !turn.stream.closed &&
+      params.wake?.unqueued !== true &&
+      busy.position > 0,
     ...(params.claimWindowMs === undefined ? {} : { claimWindowMs: params.claimWindowMs }),
   };
   const wanted = params.ctx.wait.nextDelay(hint);
