@@ -290,21 +290,26 @@ describe("MultiLock across slots: its waiter joins the later names and enters on
     await next!.release();
   });
 
-  it("busy at a later name after its first was handed over: the waiter leaves that name's queue, where no one would claim a grant", async () => {
+  it("busy at a later name after its first was handed over: the waiter leaves that name's queue, where a grant would wait for nothing", async () => {
     const { holderClient, other, client, waiting } = clients({ claimWindowMs: 3_000 });
     const first = await holderClient.lock("ba").acquire({ leaseMs: 20_000 });
     const second = await holderClient.lock("bb").acquire({ leaseMs: 20_000 });
     const pending = client.multiLock(["ba", "bb"]).acquire({ leaseMs: 20_000, waitMs: 15_000 });
     await waiting(); // queued at ba, joined at bb
+    const nextAtFirst = holderClient.lock("ba").acquire({ leaseMs: 20_000, waitMs: 10_000 });
     const plain = other.lock("bb").acquire({ leaseMs: 20_000, waitMs: 10_000 });
-    await pause(200); // queued at bb behind the multi-lock's join
-    await first.release(); // ba goes to the waiter, which asks bb: busy, so it gives ba back
-    await pause(500);
+    await pause(200); // queued at ba behind the multi-lock, and at bb behind its join
+    await first.release(); // ba goes to the waiter, which asks bb: busy, so it gives ba back…
+    const atFirst = await nextAtFirst; // …to the next in ba's queue: the waiter waits for ba again
+    await pause(300);
     const released = Date.now();
-    await second.release(); // bb goes to the head of its queue: the plain waiter, not a stale join
+    // bb goes to the head of its queue: the plain waiter, not the multi-lock's join, whose grant
+    // would be kept for it (3 s) while it waits for ba
+    await second.release();
     const got = await plain;
     expect(Date.now() - released).toBeLessThan(1_000);
     await got.release();
+    await atFirst.release();
     const hold = await pending;
     await hold.release();
   });
