@@ -38,6 +38,10 @@ const KB = 1024;
 // alone), 650 B more Lua, 39.74 KB. createClient's raised 1.75 KB with the MultiLock's joins
 // (multi-lock/joins.ts: its waiter joins the later names' queues and enters on every name's grant
 // message, claiming later; the family bench's MultiLock went from 0.53 to 0.83-0.86), 41.44 KB.
+// Raised by 0.25 KB (Lock-only, the Vercel keeper's Worker, createClient) with two fixes, 50 B
+// each: a handle whose owner others may share claims a pushed grant before it enters (a late
+// leave of another handle of that owner took it from under its holder), and a multi-lock attempt
+// busy at a later name leaves the queues it joined there: 21.30 / 22.04 / 41.77 KB.
 
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
@@ -49,7 +53,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 21.25 * KB,
+    budget: 21.5 * KB,
     goal: 10 * KB,
   },
   {
@@ -97,7 +101,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 22 * KB,
+    budget: 22.25 * KB,
     goal: 11 * KB,
   },
   {
@@ -123,7 +127,7 @@ export default {
   },
 };`,
     // +0.75 KB with the Semaphore's waiter entering on its pushed grant (semaphore/pushed-claim.ts)
-    budget: 41.75 * KB,
+    budget: 42 * KB,
     goal: 24 * KB,
   },
 ];
