@@ -75,7 +75,7 @@ export async function acquireMulti(
           // waiter left those queues). Busy at a later name: that name's queue and those after it
           // still hold the waiter's joins, which no one would claim a grant of (the name reserved
           // for nothing for the claim window): leave them. Queued at the first name again, the
-          // waiter joins the later ones anew.
+          // waiter joins the later ones anew, unless its grants came incomplete (`beforeAttempt`).
           if (asked.later) joins?.drop(!("granted" in outcome));
           if (w.queuedAt !== undefined) joins?.queuedAtFirst(returnWithinMs, deadline);
           return outcome;
