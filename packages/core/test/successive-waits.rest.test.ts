@@ -2,7 +2,9 @@ import { Redis } from "@upstash/redis";
 import { harness, keyPrefix } from "@edgelock/testkit";
 import { describe, expect, it } from "vitest";
 import { createClient, type LockEvent } from "../src/index.ts";
+import { abandonScript as fairAbandon } from "../src/fair-lock/scripts.generated.ts";
 import { abandonScript } from "../src/lock/scripts.generated.ts";
+import { abandonWriteScript } from "../src/read-write-lock/scripts.generated.ts";
 import { restBackend, tapBackend } from "./rest-backend.ts";
 
 /**
@@ -14,27 +16,43 @@ import { restBackend, tapBackend } from "./rest-backend.ts";
  */
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The REST backend, push included, whose Lock abandons are sent `slow.abandonMs` late. */
+const ABANDONS = [abandonScript, fairAbandon, abandonWriteScript];
+
+/** The REST backend, push included, whose abandons (the Lock layout's) are sent `slow.abandonMs` late. */
 function slowAbandons() {
   const inner = restBackend();
   const slow = { abandonMs: 0 };
   const backend = tapBackend(inner, async (args, signal) => {
-    if (args[1] === abandonScript.sha || args[1] === abandonScript.source)
+    if (ABANDONS.some((a) => args[1] === a.sha || args[1] === a.source))
       await pause(slow.abandonMs);
     return inner.command(args, signal);
   });
   return { backend, slow };
 }
 
-/** Redis learns the abandon script first: a NOSCRIPT round would send a late abandon twice as late. */
-async function warmAbandon(
-  holder: ReturnType<typeof createClient>,
-  client: ReturnType<typeof createClient>,
-) {
-  const blocker = await holder.lock("warm").acquire({ leaseMs: 10_000 });
-  await expect(client.lock("warm").acquire({ waitMs: 50 })).rejects.toThrow();
-  await client.settled();
-  await blocker.release();
+type Client = ReturnType<typeof createClient>;
+
+/** The lock-shaped kinds whose waiters enter on a pushed grant, each as a handle of `owner`. */
+const KINDS = [
+  { kind: "Lock", of: (c: Client, name: string, owner?: string) => c.lock(name, { owner }) },
+  {
+    kind: "FairLock",
+    of: (c: Client, name: string, owner?: string) => c.fairLock(name, { owner }),
+  },
+  {
+    kind: "ReadWriteLock write side",
+    of: (c: Client, name: string, owner?: string) => c.readWriteLock(name, { owner }).write,
+  },
+] as const;
+
+/** Redis learns the abandon scripts first: a NOSCRIPT round would send a late abandon twice as late. */
+async function warmAbandon(holder: Client, client: Client) {
+  for (const { of } of KINDS) {
+    const blocker = await of(holder, "warm").acquire({ leaseMs: 10_000 });
+    await expect(of(client, "warm").acquire({ waitMs: 50 })).rejects.toThrow();
+    await client.settled();
+    await blocker.release();
+  }
 }
 
 function clients() {
@@ -56,11 +74,11 @@ function clients() {
 }
 
 describe("a handle's next wait is not undone by its previous wait's late leave (REST)", () => {
-  it("Lock", async () => {
+  it.each(KINDS)("$kind: one handle's two waits", async ({ of }) => {
     const { holder, other, client, slow } = clients();
     await warmAbandon(holder, client);
-    const first = await holder.lock("sw").acquire({ leaseMs: 20_000 });
-    const lock = client.lock("sw");
+    const first = await of(holder, "sw").acquire({ leaseMs: 20_000 });
+    const lock = of(client, "sw");
     slow.abandonMs = 1_200;
     await expect(lock.acquire({ waitMs: 300 })).rejects.toThrow();
     const second = lock.acquire({ leaseMs: 20_000, waitMs: 15_000 });
@@ -68,10 +86,9 @@ describe("a handle's next wait is not undone by its previous wait's late leave (
     await first.release();
     const held = await second;
     await pause(1_500); // past the late leave
-
     await client.settled();
     expect(held.signal.aborted).toBe(false);
-    expect(await other.lock("sw").tryAcquire()).toBeNull();
+    expect(await of(other, "sw").tryAcquire()).toBeNull();
     await held.release();
   });
 
@@ -96,24 +113,25 @@ describe("a handle's next wait is not undone by its previous wait's late leave (
   // An explicit owner is shared by every handle made with it (in this isolate or another, as a
   // resumed job's): no handle can wait for another's leave, so such a handle never enters on a
   // grant message unclaimed; it asks the server, which claims the grant in the same script.
-  it("Lock: two handles of one explicit owner, the first's leave late", async () => {
-    const { holder, other, client, slow } = clients();
-    await warmAbandon(holder, client);
-    const first = await holder.lock("so").acquire({ leaseMs: 20_000 });
-    slow.abandonMs = 1_200;
-    await expect(client.lock("so", { owner: "job-7" }).acquire({ waitMs: 300 })).rejects.toThrow();
-    const second = client
-      .lock("so", { owner: "job-7" })
-      .acquire({ leaseMs: 20_000, waitMs: 15_000 });
-    await pause(500);
-    await first.release();
-    const held = await second;
-    await pause(1_500); // past the late leave
-    await client.settled();
-    expect(held.signal.aborted).toBe(false);
-    expect(await other.lock("so").tryAcquire()).toBeNull();
-    await held.release();
-  });
+  it.each(KINDS)(
+    "$kind: two handles of one explicit owner, the first's leave late",
+    async ({ of }) => {
+      const { holder, other, client, slow } = clients();
+      await warmAbandon(holder, client);
+      const first = await of(holder, "so").acquire({ leaseMs: 20_000 });
+      slow.abandonMs = 1_200;
+      await expect(of(client, "so", "job-7").acquire({ waitMs: 300 })).rejects.toThrow();
+      const second = of(client, "so", "job-7").acquire({ leaseMs: 20_000, waitMs: 15_000 });
+      await pause(500);
+      await first.release();
+      const held = await second;
+      await pause(1_500); // past the late leave
+      await client.settled();
+      expect(held.signal.aborted).toBe(false);
+      expect(await of(other, "so").tryAcquire()).toBeNull();
+      await held.release();
+    },
+  );
 
   it("MultiLock across slots: two handles of one explicit owner, the first's leave late", async () => {
     const { holder, other, client, slow } = clients();
