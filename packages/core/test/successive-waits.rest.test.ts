@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { createClient, type LockEvent } from "../src/index.ts";
 import { abandonScript as fairAbandon } from "../src/fair-lock/scripts.generated.ts";
 import { abandonScript } from "../src/lock/scripts.generated.ts";
+import { abandonScript as permitAbandon } from "../src/permit-semaphore/scripts.generated.ts";
 import { abandonWriteScript } from "../src/read-write-lock/scripts.generated.ts";
+import { abandonScript as semaphoreAbandon } from "../src/semaphore/scripts.generated.ts";
 import { restBackend, tapBackend } from "./rest-backend.ts";
 
 /**
@@ -16,9 +18,9 @@ import { restBackend, tapBackend } from "./rest-backend.ts";
  */
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const ABANDONS = [abandonScript, fairAbandon, abandonWriteScript];
+const ABANDONS = [abandonScript, fairAbandon, abandonWriteScript, semaphoreAbandon, permitAbandon];
 
-/** The REST backend, push included, whose abandons (the Lock layout's) are sent `slow.abandonMs` late. */
+/** The REST backend, push included, whose abandons are sent `slow.abandonMs` late. */
 function slowAbandons() {
   const inner = restBackend();
   const slow = { abandonMs: 0 };
@@ -149,6 +151,49 @@ describe("a handle's next wait is not undone by its previous wait's late leave (
     expect(held.signal.aborted).toBe(false);
     expect(await other.lock("soa").tryAcquire()).toBeNull();
     expect(await other.lock("sob").tryAcquire()).toBeNull();
+    await held.release();
+  });
+});
+
+/** The semaphores, one permit each: a waiter id per call, so no wait's leave can reach another's. */
+const SEMAPHORES = [
+  {
+    kind: "Semaphore",
+    of: async (c: Client, name: string) => {
+      const s = c.semaphore(name);
+      await s.trySetPermits(1);
+      return s;
+    },
+  },
+  {
+    kind: "PermitExpirableSemaphore",
+    of: async (c: Client, name: string) => {
+      const s = c.permitExpirableSemaphore(name);
+      await s.trySetPermits(1);
+      return s;
+    },
+  },
+] as const;
+
+describe("a semaphore's next wait is not undone by its previous wait's late leave (REST)", () => {
+  it.each(SEMAPHORES)("$kind: one handle's two waits", async ({ of }) => {
+    const { holder, other, client, slow } = clients();
+    const warmHeld = await (await of(holder, "warm")).acquire({ leaseMs: 10_000 });
+    await expect((await of(client, "warm")).acquire({ waitMs: 50 })).rejects.toThrow();
+    await client.settled();
+    await warmHeld.release();
+    const first = await (await of(holder, "ss")).acquire({ leaseMs: 20_000 });
+    const sem = await of(client, "ss");
+    slow.abandonMs = 1_200;
+    await expect(sem.acquire({ waitMs: 300 })).rejects.toThrow();
+    const second = sem.acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await pause(500);
+    await first.release();
+    const held = await second;
+    await pause(1_500); // past the late leave
+    await client.settled();
+    expect(held.signal.aborted).toBe(false);
+    expect(await (await of(other, "ss")).tryAcquire()).toBeNull();
     await held.release();
   });
 });
