@@ -321,12 +321,30 @@ describe("MultiLock across slots: its waiter joins the later names and enters on
     const pending = client.multiLock(["qa", "qb"]).acquire({ leaseMs: 20_000, waitMs: 15_000 });
     await waiting(); // queued at qa (its stream open), joined at qb
     await first.release(); // qa handed over; qb busy: qa given back, the waiter queued nowhere
-    await pause(400);
+    await pause(100);
     const released = Date.now();
     await second.release(); // nothing tells the waiter: only its own poll finds both free
     const hold = await pending;
     // a push waiter's sleep is the 2 s safety poll; with no place, a grant never comes
     expect(Date.now() - released).toBeLessThan(1_000);
+    await hold.release();
+  });
+
+  it("a wait longer than a join's promised poll: the joins are refreshed, and the waiter still enters on both messages", async () => {
+    // A join promises to poll within max delay + request timeout (2 s + 1 s here): a queue
+    // skips a waiter past that. The safety polls at the first name refresh the later joins.
+    const { holderClient, client, count, waiting } = clients({ requestTimeoutMs: 1_000 });
+    const warm = await client.multiLock(["ra:w", "rb:w"]).acquire();
+    await warm.release();
+    const held = await holderClient.multiLock(["ra", "rb"]).acquire({ leaseMs: 20_000 });
+    const pending = client.multiLock(["ra", "rb"]).acquire({ leaseMs: 20_000, waitMs: 15_000 });
+    await waiting();
+    await pause(5_000); // well past the first join's promise
+    expect(count.joins).toBeGreaterThanOrEqual(2);
+    const before = count.requests;
+    await held.release();
+    const hold = await pending;
+    expect(count.requests - before).toBe(0);
     await hold.release();
   });
 

@@ -34,16 +34,18 @@ function slowAbandons() {
 
 type Client = ReturnType<typeof createClient>;
 
+const owned = (owner: string | undefined) => (owner === undefined ? {} : { owner });
+
 /** The lock-shaped kinds whose waiters enter on a pushed grant, each as a handle of `owner`. */
 const KINDS = [
-  { kind: "Lock", of: (c: Client, name: string, owner?: string) => c.lock(name, { owner }) },
+  { kind: "Lock", of: (c: Client, name: string, owner?: string) => c.lock(name, owned(owner)) },
   {
     kind: "FairLock",
-    of: (c: Client, name: string, owner?: string) => c.fairLock(name, { owner }),
+    of: (c: Client, name: string, owner?: string) => c.fairLock(name, owned(owner)),
   },
   {
     kind: "ReadWriteLock write side",
-    of: (c: Client, name: string, owner?: string) => c.readWriteLock(name, { owner }).write,
+    of: (c: Client, name: string, owner?: string) => c.readWriteLock(name, owned(owner)).write,
   },
 ] as const;
 

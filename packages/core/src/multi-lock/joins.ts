@@ -11,6 +11,13 @@ interface Join {
   readonly opId: string;
   /** Monotonic ms before it was sent: a grant through it came after. */
   readonly sentAt: number;
+  /** Within how long it promised the queue to poll again (a queue skips a waiter past that). */
+  readonly returnWithinMs: number;
+  /**
+   * A refresh of an earlier join's place, in flight: that join's answer. A grant through the place
+   * may predate the refresh, so its message is judged by the earlier answer until this one comes.
+   */
+  readonly carried?: { readonly sentAt: number; readonly hint: ServerHint };
   state: "sent" | "queued" | "not-joined" | "failed";
   /** Its grant was entered on: its answer, when it comes, must undo nothing. */
   consumed?: boolean;
@@ -115,13 +122,18 @@ export class LaterJoins {
     const join = this.#joins[index];
     // A join still on its way back may have been handed its name already (it ran; its answer
     // has not come): the grant is this join's, since no earlier join there is left (see #undo).
+    // Once answered, a join's answer dates its grants (a grant before it ran is stale by the
+    // answer's server time); a refresh in flight keeps the answer of the join it refreshes.
     const context =
       index === 0
         ? since
         : join?.state === "queued"
           ? { ...join.since!, rttMs: since.rttMs }
           : join?.state === "sent"
-            ? { sentAt: join.sentAt, hint: busyHint(0), rttMs: since.rttMs }
+            ? {
+                ...(join.carried ?? { sentAt: join.sentAt, hint: busyHint(0) }),
+                rttMs: since.rttMs,
+              }
             : undefined;
     // A later name's message from an earlier wait (or a malformed one): not this wait's grant.
     if (context === undefined || parts === undefined) return index === 0 ? "attempt" : "stale";
@@ -163,14 +175,31 @@ export class LaterJoins {
     const how = { signal: this.#stop.signal, deadline };
     const ref = this.#ref;
     ref.groups.forEach((group, i) => {
-      if (i === 0 || this.#joins[i] !== undefined || this.#undoing.has(i)) return;
-      if (group.join === undefined) return;
-      const join: Join = { opId: randomId(), sentAt: now(), state: "sent" };
+      const earlier = this.#joins[i];
+      if (i === 0 || this.#undoing.has(i) || group.join === undefined) return;
+      // An old place is refreshed at the first name's next poll, as that poll refreshes the
+      // first's: past its promise a queue skips the waiter, and a grant message is entered on only
+      // within the claim window of the answer that dates it (`pushedGrantMs`).
+      const age = earlier?.since === undefined ? 0 : now() - earlier.since.sentAt;
+      const stale =
+        earlier?.state === "queued" &&
+        age > Math.min(earlier.returnWithinMs, ref.ctx.claimWindowMs) / 2;
+      if (earlier !== undefined && !stale) return;
+      const join: Join = {
+        opId: randomId(),
+        sentAt: now(),
+        returnWithinMs,
+        state: "sent",
+        ...(stale ? { carried: earlier.carried ?? earlier.since! } : {}),
+      };
       this.#joins[i] = join;
       const answered = group.join(ref.owner, join.opId, how, returnWithinMs).then(
         ({ hint, sentAt }) => {
-          join.state = hint.position > 0 ? "queued" : "not-joined";
-          join.since = { sentAt, hint };
+          // A refresh that found no place (the name granted to this waiter through it, or the
+          // place gone) keeps the earlier answer: a grant message is then judged by it.
+          const kept = hint.position === 0 ? join.carried : undefined;
+          join.state = hint.position > 0 || kept ? "queued" : "not-joined";
+          join.since = kept ?? { sentAt, hint };
         },
         () => {
           join.state = "failed";
