@@ -77,83 +77,84 @@ function clients() {
   return { holder: plain(), other: plain(), client, slow, events };
 }
 
+interface Waits {
+  acquire(options: {
+    leaseMs?: number;
+    waitMs: number;
+  }): Promise<{ readonly signal: AbortSignal; release(): Promise<unknown> }>;
+}
+
+/**
+ * The scenario: `blocker` holds; the first wait gives up after `giveUpMs`, its leave sent 1.2 s
+ * late; the second waits and is handed the lock when the blocker lets go. Past the late leave, the
+ * second still holds and no one else gets in (`othersGetIn`: every name's `tryAcquire`).
+ */
+async function lateLeave(
+  c: ReturnType<typeof clients>,
+  blocker: { release(): Promise<unknown> },
+  waits: { readonly first: Waits; readonly second: Waits; readonly giveUpMs: number },
+  othersGetIn: () => Promise<unknown[]>,
+) {
+  c.slow.abandonMs = 1_200;
+  await expect(waits.first.acquire({ waitMs: waits.giveUpMs })).rejects.toThrow();
+  const second = waits.second.acquire({ leaseMs: 20_000, waitMs: 15_000 });
+  await pause(waits.giveUpMs + 200); // queued again, its stream live (it waited a moment ago)
+  await blocker.release();
+  const held = await second;
+  await pause(1_500); // past the late leave
+  await c.client.settled();
+  expect(held.signal.aborted).toBe(false);
+  for (const got of await othersGetIn()) expect(got).toBeNull();
+  await held.release();
+}
+
 describe("a handle's next wait is not undone by its previous wait's late leave (REST)", () => {
   it.each(KINDS)("$kind: one handle's two waits", async ({ of }) => {
-    const { holder, other, client, slow } = clients();
-    await warmAbandon(holder, client);
-    const first = await of(holder, "sw").acquire({ leaseMs: 20_000 });
-    const lock = of(client, "sw");
-    slow.abandonMs = 1_200;
-    await expect(lock.acquire({ waitMs: 300 })).rejects.toThrow();
-    const second = lock.acquire({ leaseMs: 20_000, waitMs: 15_000 });
-    await pause(500); // queued again, its stream live (it waited a moment ago)
-    await first.release();
-    const held = await second;
-    await pause(1_500); // past the late leave
-    await client.settled();
-    expect(held.signal.aborted).toBe(false);
-    expect(await of(other, "sw").tryAcquire()).toBeNull();
-    await held.release();
+    const c = clients();
+    await warmAbandon(c.holder, c.client);
+    const blocker = await of(c.holder, "sw").acquire({ leaseMs: 20_000 });
+    const lock = of(c.client, "sw");
+    await lateLeave(c, blocker, { first: lock, second: lock, giveUpMs: 300 }, async () => [
+      await of(c.other, "sw").tryAcquire(),
+    ]);
   });
 
   it("MultiLock across slots (its joins too)", async () => {
-    const { holder, other, client, slow } = clients();
-    await warmAbandon(holder, client);
-    const first = await holder.multiLock(["swa", "swb"]).acquire({ leaseMs: 20_000 });
-    const multi = client.multiLock(["swa", "swb"]);
-    slow.abandonMs = 1_200;
-    await expect(multi.acquire({ waitMs: 600 })).rejects.toThrow();
-    const second = multi.acquire({ leaseMs: 20_000, waitMs: 15_000 });
-    await pause(600);
-    await first.release();
-    const held = await second;
-    await pause(1_500);
-    await client.settled();
-    expect(held.signal.aborted).toBe(false);
-    expect(await other.lock("swa").tryAcquire()).toBeNull();
-    expect(await other.lock("swb").tryAcquire()).toBeNull();
-    await held.release();
+    const c = clients();
+    await warmAbandon(c.holder, c.client);
+    const blocker = await c.holder.multiLock(["swa", "swb"]).acquire({ leaseMs: 20_000 });
+    const multi = c.client.multiLock(["swa", "swb"]);
+    await lateLeave(c, blocker, { first: multi, second: multi, giveUpMs: 600 }, async () => [
+      await c.other.lock("swa").tryAcquire(),
+      await c.other.lock("swb").tryAcquire(),
+    ]);
   });
+
   // An explicit owner is shared by every handle made with it (in this isolate or another, as a
   // resumed job's): no handle can wait for another's leave, so such a handle never enters on a
   // grant message unclaimed; it asks the server, which claims the grant in the same script.
   it.each(KINDS)(
     "$kind: two handles of one explicit owner, the first's leave late",
     async ({ of }) => {
-      const { holder, other, client, slow } = clients();
-      await warmAbandon(holder, client);
-      const first = await of(holder, "so").acquire({ leaseMs: 20_000 });
-      slow.abandonMs = 1_200;
-      await expect(of(client, "so", "job-7").acquire({ waitMs: 300 })).rejects.toThrow();
-      const second = of(client, "so", "job-7").acquire({ leaseMs: 20_000, waitMs: 15_000 });
-      await pause(500);
-      await first.release();
-      const held = await second;
-      await pause(1_500); // past the late leave
-      await client.settled();
-      expect(held.signal.aborted).toBe(false);
-      expect(await of(other, "so").tryAcquire()).toBeNull();
-      await held.release();
+      const c = clients();
+      await warmAbandon(c.holder, c.client);
+      const blocker = await of(c.holder, "so").acquire({ leaseMs: 20_000 });
+      const [first, second] = [of(c.client, "so", "job-7"), of(c.client, "so", "job-7")];
+      await lateLeave(c, blocker, { first, second, giveUpMs: 300 }, async () => [
+        await of(c.other, "so").tryAcquire(),
+      ]);
     },
   );
 
   it("MultiLock across slots: two handles of one explicit owner, the first's leave late", async () => {
-    const { holder, other, client, slow } = clients();
-    await warmAbandon(holder, client);
-    const first = await holder.multiLock(["soa", "sob"]).acquire({ leaseMs: 20_000 });
-    slow.abandonMs = 1_200;
-    const handle = () => client.multiLock(["soa", "sob"], { owner: "job-8" });
-    await expect(handle().acquire({ waitMs: 600 })).rejects.toThrow();
-    const second = handle().acquire({ leaseMs: 20_000, waitMs: 15_000 });
-    await pause(600);
-    await first.release();
-    const held = await second;
-    await pause(1_500);
-    await client.settled();
-    expect(held.signal.aborted).toBe(false);
-    expect(await other.lock("soa").tryAcquire()).toBeNull();
-    expect(await other.lock("sob").tryAcquire()).toBeNull();
-    await held.release();
+    const c = clients();
+    await warmAbandon(c.holder, c.client);
+    const blocker = await c.holder.multiLock(["soa", "sob"]).acquire({ leaseMs: 20_000 });
+    const handle = () => c.client.multiLock(["soa", "sob"], { owner: "job-8" });
+    await lateLeave(c, blocker, { first: handle(), second: handle(), giveUpMs: 600 }, async () => [
+      await c.other.lock("soa").tryAcquire(),
+      await c.other.lock("sob").tryAcquire(),
+    ]);
   });
 });
 
@@ -179,23 +180,15 @@ const SEMAPHORES = [
 
 describe("a semaphore's next wait is not undone by its previous wait's late leave (REST)", () => {
   it.each(SEMAPHORES)("$kind: one handle's two waits", async ({ of }) => {
-    const { holder, other, client, slow } = clients();
-    const warmHeld = await (await of(holder, "warm")).acquire({ leaseMs: 10_000 });
-    await expect((await of(client, "warm")).acquire({ waitMs: 50 })).rejects.toThrow();
-    await client.settled();
+    const c = clients();
+    const warmHeld = await (await of(c.holder, "warm")).acquire({ leaseMs: 10_000 });
+    await expect((await of(c.client, "warm")).acquire({ waitMs: 50 })).rejects.toThrow();
+    await c.client.settled();
     await warmHeld.release();
-    const first = await (await of(holder, "ss")).acquire({ leaseMs: 20_000 });
-    const sem = await of(client, "ss");
-    slow.abandonMs = 1_200;
-    await expect(sem.acquire({ waitMs: 300 })).rejects.toThrow();
-    const second = sem.acquire({ leaseMs: 20_000, waitMs: 15_000 });
-    await pause(500);
-    await first.release();
-    const held = await second;
-    await pause(1_500); // past the late leave
-    await client.settled();
-    expect(held.signal.aborted).toBe(false);
-    expect(await (await of(other, "ss")).tryAcquire()).toBeNull();
-    await held.release();
+    const blocker = await (await of(c.holder, "ss")).acquire({ leaseMs: 20_000 });
+    const sem = await of(c.client, "ss");
+    await lateLeave(c, blocker, { first: sem, second: sem, giveUpMs: 300 }, async () => [
+      await (await of(c.other, "ss")).tryAcquire(),
+    ]);
   });
 });
