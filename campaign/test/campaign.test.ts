@@ -34,6 +34,9 @@ function expectFullCoverage({ result }: CampaignResult): void {
   expect(f.latchRounds).toBeGreaterThan(0);
   expect(f.dataLosses).toBeGreaterThan(0);
   expect(Object.keys(f.hits).length).toBeGreaterThan(0);
+  // Waiters entered on pushed grants (the shared pattern stream, as over Upstash), some late.
+  expect(f.push.messages).toBeGreaterThan(0);
+  expect(f.push.delayed).toBeGreaterThan(0);
 }
 
 describe.sequential("fault campaign (bounded)", () => {

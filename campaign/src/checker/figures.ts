@@ -1,4 +1,5 @@
 import type { History } from "../history/types.ts";
+import { emptyPushCounts, type PushCounts } from "../world/push-faults.ts";
 import type { Excuse } from "./excuses.ts";
 
 export interface Figures {
@@ -18,6 +19,8 @@ export interface Figures {
   readonly holdCountChecks: number;
   readonly excused: Record<Excuse, number>;
   readonly events: Record<string, number>;
+  /** Push messages the workers' streams delivered, delivered late, and lost with a cut. */
+  readonly push: PushCounts;
 }
 
 const tally = (keys: readonly string[]): Record<string, number> => {
@@ -49,5 +52,7 @@ export function figuresOf(history: History, excused: Record<Excuse, number>): Fi
     holdCountChecks: history.holdCounts.length,
     excused,
     events: { ...history.events },
+    // A history recorded before streams were counted has none.
+    push: { ...emptyPushCounts(), ...history.push },
   };
 }

@@ -6,6 +6,9 @@ const line = (record: Record<string, number>): string =>
     .map(([k, v]) => `${k} ${v}`)
     .join(", ") || "none";
 
+/** What a fault kind's `injected` counts, where it is not requests. */
+const HIT: Record<string, string> = { "late-push": "messages late or lost" };
+
 /** The campaign's summary: critical sections, faults by kind, violations (and the first few). */
 export function formatReport(result: CheckResult, seed: number, limit = 20): string {
   const f = result.figures;
@@ -13,7 +16,7 @@ export function formatReport(result: CheckResult, seed: number, limit = 20): str
     .sort(([a], [b]) => a.localeCompare(b))
     .map(
       ([kind, { episodes, injected }]) =>
-        `${kind} ${episodes}${injected > 0 ? ` (${injected} requests hit)` : ""}`,
+        `${kind} ${episodes}${injected > 0 ? ` (${injected} ${HIT[kind] ?? "requests hit"})` : ""}`,
     )
     .join(", ");
   const lines = [
@@ -29,6 +32,7 @@ export function formatReport(result: CheckResult, seed: number, limit = 20): str
     `  surfaced by: ${line(f.surfacedBy)}`,
     `  overlaps excused: ${line(f.excused)}`,
     `  client events: ${line(f.events)}`,
+    `  push messages: ${f.push.messages} delivered (${f.push.delayed} late), ${f.push.lost} lost with their stream, ${f.push.cutOff} followed by a cut-off`,
     `violations: ${result.violations.length}`,
     ...result.violations.slice(0, limit).map((v) => `  [${v.rule}] ${v.message}`),
   ];

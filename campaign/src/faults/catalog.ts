@@ -1,6 +1,7 @@
 import type { Fault } from "./fault.ts";
 import { frozenHolderFault } from "./freeze.ts";
 import { actionFault, flushScriptsFault, latencyFault } from "./network.ts";
+import { latePushFault } from "./push.ts";
 import { restartFault } from "./restart.ts";
 import { clockSkewFault } from "./skew.ts";
 
@@ -18,4 +19,5 @@ export const DEFAULT_FAULTS: readonly Fault[] = [
   restartFault("restart-flush", 1),
   frozenHolderFault,
   clockSkewFault,
+  latePushFault(),
 ];

@@ -1,4 +1,5 @@
 import { pause } from "../workload/pause.ts";
+import { onTimePush } from "../world/push-faults.ts";
 import type { Fault, FaultContext } from "./fault.ts";
 
 /**
@@ -21,5 +22,8 @@ export async function runDriver(
     await fault.inject(ctx);
   }
   await ctx.stack.faults.clear();
-  for (const worker of ctx.world.workers) worker.skew.ms = 0;
+  for (const worker of ctx.world.workers) {
+    worker.skew.ms = 0;
+    Object.assign(worker.push, onTimePush());
+  }
 }

@@ -1,3 +1,4 @@
+import { emptyPushCounts, type PushCounts } from "../world/push-faults.ts";
 import type { PrimitiveKind } from "../primitive-kind.ts";
 
 /**
@@ -194,6 +195,8 @@ export interface History {
   readonly untyped: UntypedErrorRecord[];
   /** Events counted by type (e.g. `quarantined`: a grant refused by the restart quarantine). */
   readonly events: Record<string, number>;
+  /** What the workers' push streams carried (late-push episodes delay or lose messages). */
+  readonly push: PushCounts;
 }
 
 export function emptyHistory(seed: number): History {
@@ -212,5 +215,6 @@ export function emptyHistory(seed: number): History {
     finals: [],
     untyped: [],
     events: {},
+    push: emptyPushCounts(),
   };
 }

@@ -4,6 +4,7 @@ import type { Recorder } from "../history/recorder.ts";
 import type { Random } from "../random.ts";
 import { FencedResources } from "../resource/fenced-resource.ts";
 import { setPermits } from "../workload/setup.ts";
+import { onTimePush } from "../world/push-faults.ts";
 import type { Names, World } from "../workload/world.ts";
 import {
   makeWorkerClient,
@@ -43,8 +44,9 @@ export async function buildWorld(p: {
   };
   for (let i = 0; i < p.workers; i++) {
     const id = `w${i}`;
-    const wc = makeWorkerClient(id, settings, recorder);
-    world.workers.push({ id, wc, rng: p.rng.fork(), skew: { ms: 0 }, world });
+    const push = onTimePush();
+    const wc = makeWorkerClient(id, settings, recorder, push);
+    world.workers.push({ id, wc, rng: p.rng.fork(), skew: { ms: 0 }, push, world });
   }
   const driverClient = makeWorkerClient("driver", settings, recorder);
   if (settings.quarantineMs !== undefined) {

@@ -2,6 +2,7 @@ import type { Recorder } from "../history/recorder.ts";
 import type { Random } from "../random.ts";
 import type { FencedResources } from "../resource/fenced-resource.ts";
 import type { Skew } from "../world/clock-skew.ts";
+import type { PushFaults } from "../world/push-faults.ts";
 import type { ClientSettings, WorkerClient } from "../world/worker-client.ts";
 
 /** The names each primitive is driven on, and the permits of each semaphore. */
@@ -40,5 +41,7 @@ export interface Worker {
   readonly wc: WorkerClient;
   readonly rng: Random;
   readonly skew: Skew;
+  /** How late its streams' messages come, or whether the next is lost (late-push episodes). */
+  readonly push: PushFaults;
   readonly world: World;
 }

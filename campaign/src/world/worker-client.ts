@@ -8,6 +8,7 @@ import {
 import { Redis } from "@upstash/redis";
 import type { Recorder } from "../history/recorder.ts";
 import { runOp } from "./op-context.ts";
+import { onTimePush, type PushFaults } from "./push-faults.ts";
 import { recordingBackend } from "./recording-backend.ts";
 
 /** How every worker's client is configured (small times, so faults bite within a short run). */
@@ -34,10 +35,12 @@ export interface WorkerClient {
   track<T>(operation: string, fn: () => Promise<T>): Promise<Outcome<T>>;
 }
 
+/** `push`: how the fault driver bends this client's streams (on time and whole unless told). */
 export function makeWorkerClient(
   id: string,
   settings: ClientSettings,
   recorder: Recorder,
+  push: PushFaults = onTimePush(),
 ): WorkerClient {
   const { hits } = recorder;
   const upstash = new Redis({ url: settings.url, token: settings.token, retry: false });
@@ -55,7 +58,10 @@ export function makeWorkerClient(
     }
   };
   const client = createClient({
-    redis: recordingBackend(resolveBackend(upstash), id, hits),
+    redis: recordingBackend(resolveBackend(upstash), id, hits, {
+      faults: push,
+      counts: recorder.history.push,
+    }),
     prefix: settings.prefix,
     leaseMs: settings.leaseMs,
     requestTimeoutMs: settings.requestTimeoutMs,

@@ -32,4 +32,9 @@ export const testSeams: {
   ignoreRollback?: boolean;
   /** `initialize()` reports `noeviction` and emits no `eviction-policy` event (finding 4). */
   hideEvictionPolicy?: boolean;
+  /**
+   * A pushed grant is counted from its message's arrival, and never found stale: a message that
+   * comes late makes its waiter enter on a grant that lapsed, or hold past its lapse.
+   */
+  pushedGrantFromArrival?: boolean;
 } = {};

@@ -43,6 +43,7 @@ function routeSeams(): void {
     acceptIllFormedNames: true,
     ignoreRollback: true,
     hideEvictionPolicy: true,
+    pushedGrantFromArrival: true,
   };
   const seams = Object.keys(every) as Seam[];
   for (const seam of seams)

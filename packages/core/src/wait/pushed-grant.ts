@@ -1,4 +1,5 @@
 import { now } from "../engine/clock.ts";
+import { testSeams } from "../test-seams.ts";
 import type { WakeContext } from "./wait-turn.ts";
 
 /** What every pushed direct grant says besides its primitive's own fields. */
@@ -21,6 +22,8 @@ export function pushedGrantMs(
   grant: PushedGrant,
   since: WakeContext,
 ): number | "stale" | "attempt" {
+  // Test seam: late-grant-message.rest.test.ts shows its scenario catches this weakening.
+  if (testSeams.pushedGrantFromArrival) return grant.claimMs + now() - since.sentAt;
   if (since.hint.serverMs !== undefined && grant.at < since.hint.serverMs) return "stale";
   const elapsed = now() - since.sentAt;
   const drift = 2 + Math.ceil((elapsed + grant.claimMs) / 100);
