@@ -42,6 +42,10 @@ const KB = 1024;
 // each: a handle whose owner others may share claims a pushed grant before it enters (a late
 // leave of another handle of that owner took it from under its holder), and a multi-lock attempt
 // busy at a later name leaves the queues it joined there: 21.30 / 22.04 / 41.77 KB.
+// Raised by 0.25 KB (every entry) with two events for failures in the background, which the
+// fault campaign's checker found unreported (a keeper renewal or a claim that never reached
+// Redis: `renew-failed`; a wait's leave, an undo: `background-failed`), about 190 B:
+// 21.49 / 18.74 / 22.16 / 22.25 / 42.03 KB.
 
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
@@ -53,7 +57,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 21.5 * KB,
+    budget: 21.75 * KB,
     goal: 10 * KB,
   },
   {
@@ -67,7 +71,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 18.75 * KB,
+    budget: 19 * KB,
     goal: 10 * KB,
   },
   {
@@ -83,7 +87,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 22 * KB,
+    budget: 22.5 * KB,
     goal: 11 * KB,
   },
   {
@@ -101,7 +105,7 @@ export default {
     return edgelock.lock("orders:42").withLock(async (held) => new Response(String(held.fence)), { waitMs: 5000 });
   },
 };`,
-    budget: 22.25 * KB,
+    budget: 22.5 * KB,
     goal: 11 * KB,
   },
   {
@@ -127,7 +131,7 @@ export default {
   },
 };`,
     // +0.75 KB with the Semaphore's waiter entering on its pushed grant (semaphore/pushed-claim.ts)
-    budget: 42 * KB,
+    budget: 42.25 * KB,
     goal: 24 * KB,
   },
 ];

@@ -28,7 +28,9 @@ export async function finishSection(
         recorder.refusal(section, spec.resources[0]!);
         return recorder.end(section, "refused");
       case "OUTCOME_UNKNOWN":
-        // Unleased permits never run out: repeat the release (same operation id) until it lands.
+      case "BACKEND":
+        // Unleased permits never run out: repeat the release until it lands (the same operation
+        // id after an unknown outcome; a release that did not apply moves to the next id).
         if (spec.retryUnknownRelease && attempt < UNKNOWN_RELEASE_RETRIES) {
           await pause(100 * (attempt + 1));
           continue;

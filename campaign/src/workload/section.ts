@@ -21,7 +21,10 @@ export interface SectionSpec {
   acquire(): Promise<Held | null>;
   /** Extra work inside the section (reentrancy checks), after the first write. */
   readonly inner?: (section: SectionRecord, held: Held) => Promise<void>;
-  /** Retry a release whose outcome stayed unknown (unleased permits do not run out on their own). */
+  /**
+   * Retry a release whose outcome stayed unknown or that did not apply (`BackendError`): unleased
+   * permits do not run out on their own.
+   */
   readonly retryUnknownRelease?: boolean;
 }
 

@@ -52,6 +52,8 @@ export function makeWorkerClient(
       event.type === "outcome-unknown" ||
       event.type === "settled" ||
       event.type === "release-failed" ||
+      event.type === "renew-failed" ||
+      event.type === "background-failed" ||
       event.type === "lost"
     ) {
       hits.surface(event.error, event.type);

@@ -44,7 +44,10 @@ export interface ClientContext {
   readonly emit: EventSink;
   /** Push, where the client was made with it (every entry but `@edgelock/core/lock-polling`). */
   readonly push: PushKit | undefined;
-  /** Tracks background work (abandoned acquires, dispose releases) for `client.settled()`. */
+  /**
+   * Tracks background work (abandoned acquires, dispose releases) for `client.settled()`; a
+   * failure is told (`background-failed`).
+   */
   background(work: Promise<unknown>): void;
 }
 
@@ -125,7 +128,14 @@ export function resolveContext(options: ClientOptions, push: PushKit | undefined
     emit,
     push,
     background(work) {
-      const tracked = work.catch(() => undefined).finally(() => set.delete(tracked));
+      const tracked = work
+        .catch((error: unknown) =>
+          emit({
+            type: "background-failed",
+            error: error instanceof Error ? error : new Error(String(error)),
+          }),
+        )
+        .finally(() => set.delete(tracked));
       set.add(tracked);
     },
   };

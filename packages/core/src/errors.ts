@@ -215,12 +215,13 @@ export interface QuorumAnswer {
   readonly error?: Error;
 }
 
-export type QuorumFailure = "unreachable" | "validity" | "lost";
+export type QuorumFailure = "unreachable" | "validity";
 
 /**
  * A quorum lock could not get a majority of its databases to agree: too few answered
- * ("unreachable"), the grant arrived with no validity left ("validity"), or a majority no longer
- * holds it ("lost"). Carries every database's answer in the failing round.
+ * ("unreachable"), or the grant arrived with no validity left ("validity"). Carries every
+ * database's answer in the failing round. A hold a majority no longer has is not this: its
+ * `extend()` and `release()` throw `NotHeldError`, and its signal aborts with reason `gone`.
  */
 export class QuorumError extends LockError {
   readonly lockName: string;

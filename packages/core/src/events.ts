@@ -23,6 +23,12 @@ export type LockEvent =
       remainingLeaseMs: number;
     }
   | { type: "renewed"; name: string; fence: number; leaseMs: number }
+  /**
+   * A renewal sent in the background failed: the keeper's (it tries again sooner) or the claim
+   * of a pushed grant its holder entered on. The lease keeps the deadline it had, and
+   * `held.signal` aborts if that passes unconfirmed. (`extend()` throws its failure instead.)
+   */
+  | { type: "renew-failed"; name: string; fence: number; error: Error }
   | { type: "lost"; name: string; fence: number; reason: LeaseLossReason; error: Error }
   | { type: "released"; name: string; fence: number; remainingCount: number }
   | { type: "release-failed"; name: string; fence: number; error: Error }
@@ -35,6 +41,13 @@ export type LockEvent =
    */
   | { type: "settled"; operation: string; applied: boolean; error: Error }
   | { type: "abandoned"; name: string; releasedSomething: boolean }
+  /**
+   * Work sent in the background failed: the leave of a wait that gave up (after a timeout or an
+   * abort), the undo of a claim, a join or a multi-lock's partial take, a retried release. What it
+   * was to give back lapses on its own (a queue place at its declared poll deadline, a grant at
+   * its claim window, a lease at its deadline); `error` names the call.
+   */
+  | { type: "background-failed"; error: Error }
   /** A grant was refused by the restart quarantine: Redis lost its data (or this is its first use). */
   | { type: "quarantined"; name: string; remainingMs: number }
   /**

@@ -64,6 +64,11 @@ async function timeoutOf(contender: Taker): Promise<AcquireTimeoutError> {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(AcquireTimeoutError);
+  // How long it waited (its budget, give or take a request) and how often it asked.
+  const { waitedMs, attempts } = error as AcquireTimeoutError;
+  expect(waitedMs).toBeGreaterThanOrEqual(250);
+  expect(waitedMs).toBeLessThan(300 + 2_000);
+  expect(attempts).toBeGreaterThanOrEqual(1);
   return error as AcquireTimeoutError;
 }
 

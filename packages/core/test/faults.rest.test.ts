@@ -107,6 +107,12 @@ describe("exactly-once over a faulty HTTP path", () => {
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     // what left it in doubt (the acquire's failed answer), and why the doubt stayed (the settle's)
     expect((error as OutcomeUnknownError).cause).toBeInstanceOf(TransportError);
+    // which call, and how many copies it sent (it resent within the retry window)
+    expect((error as OutcomeUnknownError).operation).toMatch(/"unknown"/);
+    expect((error as OutcomeUnknownError).attempts).toBeGreaterThanOrEqual(2);
+    expect((error as Error).message).toContain(
+      `after ${(error as OutcomeUnknownError).attempts} attempts`,
+    );
     expect((error as OutcomeUnknownError).settleError).toBeInstanceOf(TransportError);
     expect((error as OutcomeUnknownError).settleError).not.toBe((error as Error).cause);
     await current().faults.clear();

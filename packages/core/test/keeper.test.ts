@@ -12,9 +12,12 @@ import {
   timerKeeper,
   type EdgelockClient,
   type Keeper,
+  type LockEvent,
 } from "../src/index.ts";
 import { extendScript } from "../src/lock/scripts.generated.ts";
 import { useFaultStack } from "./fault-stack.ts";
+import { switchableBackend } from "./quorum-backends.ts";
+import { restBackend } from "./rest-backend.ts";
 import { aborted, delay } from "./support.ts";
 
 const LEASE_MS = 300;
@@ -210,5 +213,52 @@ held.signal.addEventListener("abort", () => console.log("lost", Date.now(), held
     expect([word, reason]).toEqual(["lost", "deadline"]);
     // It used to live on for the hung renewal's request timeout (5 s) and its retries.
     expect(exitedAt - Number(lostAt)).toBeLessThan(1_500);
+  });
+});
+
+describe("work that fails in the background is told", () => {
+  it("cut off from Redis for a moment: renew-failed for each failed renewal, and the hold lives on", async () => {
+    const { backend, setDown } = switchableBackend(restBackend());
+    const events: LockEvent[] = [];
+    const c = createClient({
+      redis: backend,
+      prefix: `k${Math.random().toString(36).slice(2)}`,
+      leaseMs: 900,
+      onEvent: (e) => events.push(e),
+    });
+    const held = await c.lock("rf").acquire();
+    await delay(350); // one renewal landed (every 300 ms)
+    setDown(true); // connection refused: never sent, so nothing is retried or in doubt
+    await delay(300);
+    setDown(false);
+    await delay(400);
+    const failed = events.filter((e) => e.type === "renew-failed");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]).toMatchObject({ name: "rf", fence: held.fence });
+    expect((failed[0] as { error: Error }).error.message).toMatch(/connection refused/);
+    expect(events.filter((e) => e.type === "retried")).toEqual([]);
+    expect(held.signal.aborted).toBe(false);
+    await held.release();
+  });
+
+  it("a wait given up while cut off from Redis: its leave fails, background-failed says so", async () => {
+    const prefix = `k${Math.random().toString(36).slice(2)}`;
+    const holder = createClient({ redis: restBackend(), prefix });
+    const { backend, setDown } = switchableBackend(restBackend());
+    const events: LockEvent[] = [];
+    const c = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
+    const held = await holder.lock("bf").acquire({ leaseMs: 5_000 });
+    const stop = new AbortController();
+    const waiting = c.lock("bf").acquire({ waitMs: 5_000, signal: stop.signal });
+    while (!events.some((e) => e.type === "waited")) await delay(5);
+    setDown(true);
+    stop.abort();
+    await expect(waiting).rejects.toThrow(/aborted/);
+    await c.settled();
+    setDown(false);
+    const failed = events.filter((e) => e.type === "background-failed");
+    expect(failed).toHaveLength(1);
+    expect((failed[0] as { error: Error }).error.message).toMatch(/abandon.*connection refused/s);
+    await held.release();
   });
 });

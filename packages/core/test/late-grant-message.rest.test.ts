@@ -107,6 +107,8 @@ async function toldBeforeTheNext({ of, setUp }: (typeof KINDS)[number]): Promise
   // (a sleep and the 5 s request timeout: about 7 s here), not the claim window.
   const nextHold = await of(next, "lg").acquire({ leaseMs: 20_000, waitMs: 8_000 });
   const told = held.signal?.aborted === true;
+  // Its claim (sent in the background) failed, and it was told so.
+  expect(events.some((e) => e.type === "renew-failed")).toBe(true);
   await nextHold.release();
   return told;
 }

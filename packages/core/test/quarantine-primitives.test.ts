@@ -10,7 +10,7 @@ import {
 } from "@edgelock/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quorumLock, type EdgelockClient } from "../src/index.ts";
-import { LEASE_MS, QUARANTINED } from "./quarantine-support.ts";
+import { LEASE_MS, QUARANTINE_MS, QUARANTINED } from "./quarantine-support.ts";
 import { eventsOf, makeTestClient, type TestClient } from "./support.ts";
 
 // Every granting script runs the one quarantine check (common/quarantine.lua): after a restart
@@ -125,6 +125,8 @@ describe.sequential("restart quarantine, every primitive", () => {
     const next = await lock.acquire({ waitMs: 10_000, leaseMs: LEASE_MS });
     expect(stale.signal.aborted).toBe(true);
     expect(next.fence).toBeGreaterThan(stale.fence);
+    // No renewal may outlast the quarantine on any of its databases.
+    await expect(next.extend(QUARANTINE_MS + 1)).rejects.toThrow(/quarantineMs/);
     await next.release();
   });
 

@@ -86,6 +86,42 @@ describe.sequential("restart quarantine", () => {
     await Promise.all([held.release(), other!.release()]);
   });
 
+  it("initialize() during a running quarantine leaves it running", async () => {
+    const { client } = makeTestClient(await makeNodeRedis(stack.redis.url), {
+      ...QUARANTINED,
+      prefix: keyPrefix(),
+    });
+    expect(await client.lock("a").tryAcquire()).toBeNull(); // the first use starts one
+    expect(await client.initialize()).toMatchObject({ written: 0, existing: 1 });
+    expect(await client.lock("a").tryAcquire()).toBeNull();
+    expect(await client.lock("b").tryAcquire()).toBeNull();
+  });
+
+  it("with the quarantine on, no renewal may outlast it, nor a grant's claim window", async () => {
+    const redis = await makeNodeRedis(stack.redis.url);
+    const { client } = makeTestClient(redis, { ...QUARANTINED, prefix: keyPrefix() });
+    await client.initialize();
+    await client.permitExpirableSemaphore("p").trySetPermits(1);
+    const holds = {
+      Lock: await client.lock("l").acquire({ leaseMs: LEASE_MS }),
+      FairLock: await client.fairLock("f").acquire({ leaseMs: LEASE_MS }),
+      "write side": await client.readWriteLock("w").write.acquire({ leaseMs: LEASE_MS }),
+      PermitExpirableSemaphore: await client
+        .permitExpirableSemaphore("p")
+        .acquire({ leaseMs: LEASE_MS }),
+      MultiLock: await client.multiLock(["m1", "m2"]).acquire({ leaseMs: LEASE_MS }),
+    };
+    for (const [kind, held] of Object.entries(holds)) {
+      await expect(held.extend(QUARANTINE_MS + 1), kind).rejects.toThrow(/quarantineMs/);
+      await held.extend(QUARANTINE_MS); // at the bound: allowed
+      expect(held.signal.aborted, kind).toBe(false);
+      await held.release();
+    }
+    expect(() =>
+      makeTestClient(redis, { ...QUARANTINED, claimWindowMs: QUARANTINE_MS + 1 }),
+    ).toThrow(/options\.quarantineMs/);
+  });
+
   it("with the quarantine on, no lease may outlast it", async () => {
     const redis = await makeNodeRedis(stack.redis.url);
     const { client } = makeTestClient(redis, { ...QUARANTINED, prefix: keyPrefix() });

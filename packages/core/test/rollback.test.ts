@@ -70,6 +70,10 @@ describe.sequential("rollback to an older snapshot", () => {
       const reported = eventsOf(events, "rolled-back");
       expect(reported).toHaveLength(1);
       expect(reported[0]!.holdsLost).toBe(2);
+      // the call that found the older data set, and the epoch it found there
+      expect(reported[0]!.operation).toMatch(/"lost"/);
+      expect(Number.isInteger(reported[0]!.foundEpoch)).toBe(true);
+      expect(reported[0]!.foundEpoch).toBeGreaterThanOrEqual(0);
       const reasons = [lostGrant, kept].map((h) => (h.signal.reason as LeaseLostError).reason);
       expect(reasons).toEqual(["rolled-back", "rolled-back"]);
       expect(eventsOf(events, "lost").map((e) => e.reason)).toEqual(["rolled-back", "rolled-back"]);

@@ -98,12 +98,25 @@ describe("withLock when the release fails", () => {
 
   it("fn's value is returned when the work ended with the lease intact (the lease runs out on its own)", async () => {
     const { client, setDown, events } = switchable();
-    const value = await client.lock("r2").withLock(() => {
+    let signal: AbortSignal | undefined;
+    const value = await client.lock("r2").withLock((held) => {
+      signal = held.signal;
       setDown(true);
       return 42;
     });
     expect(value).toBe(42);
     expect(eventsOf(events, "release-failed")).toHaveLength(1);
+    expect((signal?.reason as LeaseLostError).reason).toBe("release-failed");
+  });
+
+  it("a dispose that cannot reach the server never throws: release-failed, on the event and the signal", async () => {
+    const { client, setDown, events } = switchable();
+    const held = await client.lock("r3").acquire();
+    setDown(true);
+    await held[Symbol.asyncDispose]();
+    expect(eventsOf(events, "release-failed")).toHaveLength(1);
+    expect(held.signal.aborted).toBe(true);
+    expect((held.signal.reason as LeaseLostError).reason).toBe("release-failed");
   });
 
   it("Semaphore.withPermits: fn's value, and fn's error unchanged", async () => {

@@ -23,6 +23,8 @@ export interface GiveUp {
    * have been made, so a lease it granted counts from there, not from the settle.
    */
   readonly firstSent: number;
+  /** How many copies of the operation this call sent (`OutcomeUnknownError.attempts`). */
+  readonly attempts: number;
   /** The estimate of the clock that judges the operation's deadline (its node's, on a cluster). */
   readonly clock: ServerClock;
   readonly signal?: AbortSignal | undefined;
@@ -81,7 +83,7 @@ export async function giveUp<S extends ManifestScript>(
 /** The outcome stays unknown: says so (`outcome-unknown`) with why, the settle's failure included. */
 function unknownOutcome(ctx: EngineContext, g: GiveUp, outcome: unknown): OutcomeUnknownError {
   const settleError = outcome instanceof SettleFailure ? outcome.error : undefined;
-  const unknown = new OutcomeUnknownError(g.what, 1, g.cause, settleError);
+  const unknown = new OutcomeUnknownError(g.what, g.attempts, g.cause, settleError);
   ctx.emit({ type: "outcome-unknown", operation: g.what, error: unknown });
   return unknown;
 }

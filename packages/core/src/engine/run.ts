@@ -152,13 +152,15 @@ async function operation<S extends ManifestScript>(
       : undefined;
   const doubt = () => ambiguous ?? earlier();
   const what = call.what;
-  const settle = () =>
+  // `attempts`: the copies this call sent (its attempts so far).
+  const settle = (attempts: number) =>
     giveUp(ctx, script, {
       what,
       op,
       recordKey: engineKeys[0]!,
       cause: doubt(),
       firstSent,
+      attempts,
       clock,
       signal: call.signal,
     });
@@ -193,7 +195,7 @@ async function operation<S extends ManifestScript>(
       const at = now() + delay;
       if (at >= budgetEnd || clock.upper(at) >= op.deadline) {
         if (doubt() === undefined) throw classify(what, error);
-        return settle();
+        return settle(attempt);
       }
       ctx.emit({ type: "retried", operation: what, attempt, error: error as Error });
       await sleep(delay, call.signal, what);
@@ -224,7 +226,7 @@ async function operation<S extends ManifestScript>(
       }
       if (doubt() === undefined)
         throw new BackendError(`${what} was refused: its deadline passed before it ran`);
-      return settle();
+      return settle(attempt);
     }
     if (tuple[0] === TOMBSTONED)
       throw new BackendError(`${what} did not apply: the operation was settled before it ran`);

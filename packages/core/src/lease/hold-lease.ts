@@ -33,12 +33,28 @@ export function holdLease(
  */
 export function keepHold(
   id: HoldIdentity,
-  target: Omit<Renewable, "name" | "onRenewed">,
+  target: Omit<Renewable, "name" | "onRenewed" | "onRenewFailed">,
   stop: AbortSignal,
 ): Promise<void> {
   const onRenewed = (leaseMs: number) =>
     id.ctx.emit({ type: "renewed", name: id.name, fence: id.fence, leaseMs });
-  return keepRenewing(id.ctx.keeper, { ...target, name: id.name, onRenewed }, stop);
+  const onRenewFailed = renewFailed(id);
+  return keepRenewing(id.ctx.keeper, { ...target, name: id.name, onRenewed, onRenewFailed }, stop);
+}
+
+/** Reports a renewal of the hold that failed in the background (`renew-failed`). */
+export function renewFailed(
+  id: Pick<HoldIdentity, "name" | "fence"> & {
+    readonly ctx: Pick<ClientContext, "emit">;
+  },
+): (error: unknown) => void {
+  return (error) =>
+    id.ctx.emit({
+      type: "renew-failed",
+      name: id.name,
+      fence: id.fence,
+      error: error instanceof Error ? error : new Error(String(error)),
+    });
 }
 
 /** When the lease may expire, on the wall clock: the `expiresAt` of its serialised form. */

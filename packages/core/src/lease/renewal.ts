@@ -24,6 +24,8 @@ export interface Renewable {
   ): Promise<{ renewed: boolean; sentAt: number; leaseConfirmed?: boolean }>;
   serialize(): unknown;
   onRenewed(leaseMs: number): void;
+  /** A renewal failed while the hold was still kept (`renew-failed`). */
+  onRenewFailed(error: unknown): void;
 }
 
 /**
@@ -123,7 +125,13 @@ export async function keeperRenewal(
     leaseMs = Math.min(leaseMs, Math.ceil(left));
     if (leaseMs < full) lease.deadlineReason = "max-hold";
   }
-  const result = await target.extend(leaseMs, stop);
+  let result;
+  try {
+    result = await target.extend(leaseMs, stop);
+  } catch (error) {
+    if (!stop.aborted && lease.active) target.onRenewFailed(error);
+    throw error;
+  }
   if (!lease.active) return "stop";
   if (!result.renewed) {
     lease.lose("gone");

@@ -1,4 +1,5 @@
 import { now } from "../engine/clock.ts";
+import { renewFailed } from "../lease/hold-lease.ts";
 import {
   claimDelayMs,
   claimInBackground,
@@ -110,6 +111,7 @@ function deferClaim(
         await hold.renew(hold.leaseMs);
     },
     { afterMs, onEnd: (fn) => hold.lease.onEnd(fn) },
+    renewFailed({ ctx: ref.ctx, name: ref.name, fence: hold.fence }),
   );
   trackClaim(holds, hold, claim);
 }

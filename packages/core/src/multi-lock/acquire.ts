@@ -1,5 +1,6 @@
 import { AbortedError } from "../errors.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
+import { renewFailed } from "../lease/hold-lease.ts";
 import { grantStreamState, grantSubscribe } from "../wait/shared-grant-stream.ts";
 import { PushStream } from "../wait/push-stream.ts";
 import { claimDelayMs, claimInBackground } from "../wait/pushed-grant.ts";
@@ -220,6 +221,7 @@ function deferClaim(
         await hold.renew(hold.leaseMs);
     },
     { afterMs, onEnd: (fn) => hold.lease.onEnd(fn) },
+    renewFailed({ ctx: ref.ctx, name: ref.label, fence: hold.fences[0] ?? 0 }),
   );
   trackClaim(holds, hold, claim);
 }

@@ -136,11 +136,15 @@ export function rollbackInBackground(ref: MultiRef, taken: readonly Taken[]): Pr
   if (taken.length === 0) return Promise.resolve();
   const work = rollback(ref, taken).then(
     () => ref.ctx.emit({ type: "abandoned", name: ref.label, releasedSomething: true }),
-    () => ref.ctx.emit({ type: "abandoned", name: ref.label, releasedSomething: false }),
+    (error: unknown) => {
+      ref.ctx.emit({ type: "abandoned", name: ref.label, releasedSomething: false });
+      throw error; // told as `background-failed`
+    },
   );
   ref.ctx.background(work);
-  trackUndo(ref, work);
-  return work;
+  const done = work.catch(() => undefined);
+  trackUndo(ref, done);
+  return done;
 }
 
 function combine(taken: readonly Taken[]): MultiGrant {

@@ -1,7 +1,7 @@
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { BackendError, NotHeldError } from "../errors.ts";
 import { loseUnlessUnknown, releaseQuietly } from "../lease/dispose.ts";
-import { wallExpiry } from "../lease/hold-lease.ts";
+import { renewFailed, wallExpiry } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import { HoldKeeping, type VersionedHoldInit } from "../lease/hold-keeping.ts";
 import { OrderedRenewals } from "../lease/ordered-renewal.ts";
@@ -76,6 +76,7 @@ export class HeldPermit implements Permit {
           await this.#renewals.renew(this.#keeping.leaseMs);
       },
       { afterMs, onEnd: (fn) => this.lease.onEnd(fn) },
+      renewFailed({ ctx: this.#ref.ctx, name: this.#ref.name, fence: this.fence }),
     );
   }
 

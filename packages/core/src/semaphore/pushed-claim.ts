@@ -1,7 +1,7 @@
 import { now } from "../engine/clock.ts";
 import { newOperation, type Operation } from "../engine/operation.ts";
 import { NotHeldError } from "../errors.ts";
-import { holdLease } from "../lease/hold-lease.ts";
+import { holdLease, renewFailed } from "../lease/hold-lease.ts";
 import type { LeaseState } from "../lease/lease-state.ts";
 import { claimInBackground } from "../wait/pushed-grant.ts";
 import { runAbandon, runAcquire, type SemaphoreRef } from "./calls.ts";
@@ -85,6 +85,7 @@ export class PushedClaim {
         }
       },
       lease && { afterMs: 0, onEnd: (fn) => lease.onEnd(fn) },
+      renewFailed({ ctx, name: this.#ref.name, fence: 0 }),
     );
   }
 

@@ -70,13 +70,14 @@ export function claimDelayMs(leftMs: number, rttMs: number, leaseMs = Infinity):
  * wait for), or, with `later`, after `later.afterMs` unless the hold ends before (`later.onEnd`:
  * released or lost, the claim has nothing left to do); `hurry()` sends it now, `cancel()` never.
  * It moves the local deadline, or loses the hold when the grant is gone. Not applied, or unknown
- * after the engine's retries, it changes nothing: the grant's deadline ends the hold unless a
- * renewal confirms it first. Tracked by `background` (`client.settled()`); `done` never rejects.
+ * after the engine's retries, it changes nothing but is told (`failed`: the `renew-failed` event):
+ * the grant's deadline ends the hold unless a renewal confirms it first. Tracked by `background` (`client.settled()`); `done` never rejects.
  */
 export function claimInBackground(
   background: (work: Promise<unknown>) => void,
   renew: () => Promise<unknown>,
   later?: { readonly afterMs: number; onEnd(fn: () => void): void },
+  failed: (error: unknown) => void = () => undefined,
 ): PendingClaim {
   let settle: (send: boolean) => void = () => undefined;
   const turn = new Promise<boolean>((resolve) => {
@@ -91,8 +92,9 @@ export function claimInBackground(
     if (!(await turn)) return;
     try {
       await renew();
-    } catch {
-      // see above: the grant's deadline guards the hold
+    } catch (error) {
+      // Told (`renew-failed`); the grant's deadline guards the hold.
+      failed(error);
     }
   })();
   background(done);

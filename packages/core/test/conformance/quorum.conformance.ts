@@ -111,6 +111,21 @@ export function runQuorumConformance(target: QuorumDatabases): void {
       expect(await held()).toEqual(all(false));
     });
 
+    it("validity = lease − time since the attempt started − drift (lease · driftFactor + 2 ms)", async () => {
+      for (const driftFactor of [0.01, 0.2]) {
+        const { lock } = await setup({ requestTimeoutMs: target.requestTimeoutMs, driftFactor });
+        const startedAt = performance.now();
+        const h = await lock().acquire({ leaseMs: 5_000 });
+        const elapsed = performance.now() - startedAt;
+        const drift = 5_000 * driftFactor + 2;
+        expect(h.remainingMs, `driftFactor ${driftFactor}`).toBeLessThanOrEqual(5_000 - drift);
+        expect(h.remainingMs, `driftFactor ${driftFactor}`).toBeGreaterThanOrEqual(
+          5_000 - drift - elapsed - 50,
+        );
+        await h.release();
+      }
+    });
+
     it("a minority down: the majority grants it, and release frees them", async () => {
       const { lock, held } = await setup();
       await target.down(last(n - majority));
