@@ -84,6 +84,16 @@ export function runMultiLockConformance(target: MultiLockConformanceTarget): voi
       expect(await count(() => same.tryAcquire())).toBe(1);
       expect(await locked(client, ["{acct}:alice", "{acct}:bob"])).toEqual([false, false]);
       await blocker.release();
+      // Busy at the last of three tags: the two groups it had taken are given back, one each.
+      const last = await client.lock("carol").acquire({ leaseMs: 10_000 });
+      const rolledBack = async () => {
+        expect(await cross.tryAcquire()).toBeNull();
+        await client.settled();
+      };
+      await rolledBack(); // warm the rollback script's cache (EVALSHA → EVAL once per group)
+      expect(await count(rolledBack)).toBe(3 + 2);
+      expect(await locked(client, ["alice", "bob"])).toEqual([false, false]);
+      await last.release();
     });
 
     it("same hash tag, a fresh client (no server time yet): acquire and release one request each", async () => {
