@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { runCampaign, type CampaignResult } from "../src/campaign.ts";
+import { testSeams } from "../../packages/core/src/test-seams.ts";
 import { DEFAULT_FAULTS } from "../src/faults/catalog.ts";
+import { latePushFault } from "../src/faults/push.ts";
 import { ALL_ACTIVITIES } from "../src/workload/activities.ts";
-import type { Activity } from "../src/workload/primitives/index.ts";
+import { fairLockActivity, lockActivity, type Activity } from "../src/workload/primitives/index.ts";
 import { runSection } from "../src/workload/section.ts";
 
 // The bounded campaigns of `pnpm test`: a fixed seed (override with EDGELOCK_CAMPAIGN_SEED), so
@@ -93,5 +95,44 @@ describe("fault campaign: the instrumentation catches a broken primitive", () =>
     const rules = new Set(run.result.violations.map((v) => v.rule));
     expect(rules).toContain("overlap");
     expect(rules).toContain("stale-write");
+  });
+});
+
+describe("fault campaign: late push, and a renewal failure that goes untold", () => {
+  // Every worker's messages on time or a little late, each followed by a cut-off from Redis
+  // (requests fail unsent, as with a connection refused): the keeper's renewals and the claims
+  // of grants entered on those messages fail in the background, and must be told.
+  const cutOffAfterEachMessage = latePushFault({
+    share: 1,
+    delayMs: (rng) => rng.int(0, 300),
+    cutChance: 0,
+    cutOffChance: 1,
+    cutOffMs: (rng) => rng.int(300, 800),
+  });
+  const focused = () =>
+    runCampaign({
+      seconds: 8,
+      seed,
+      workers: 6,
+      faults: [cutOffAfterEachMessage],
+      activities: [lockActivity, fairLockActivity],
+    });
+
+  it("told (renew-failed), the checker finds nothing", async () => {
+    const run = await focused();
+    expect(run.result.violations).toEqual([]);
+    expect(run.result.figures.push.cutOff).toBeGreaterThan(0);
+    expect(run.result.figures.events["renew-failed"] ?? 0).toBeGreaterThan(0);
+  });
+
+  it("untold (seam renewFailuresUntold), the checker reports the failures it never saw surface", async () => {
+    testSeams.renewFailuresUntold = true;
+    try {
+      const run = await focused();
+      const rules = new Set(run.result.violations.map((v) => v.rule));
+      expect(rules).toContain("fault-unsurfaced");
+    } finally {
+      testSeams.renewFailuresUntold = false;
+    }
   });
 });

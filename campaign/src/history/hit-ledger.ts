@@ -21,8 +21,9 @@ export class HitLedger {
   }
 
   /**
-   * Marks every recorded failure found in `error` or its `cause` chain as surfaced by `how`, and
-   * an `OutcomeUnknownError`'s `settleError` (the settle request that failed too) with its own.
+   * Marks every recorded failure found in `error` or its `cause` chain as surfaced by `how`, an
+   * `OutcomeUnknownError`'s `settleError` (the settle request that failed too) with its own, and
+   * each of an `AggregateError`'s errors.
    */
   surface(error: unknown, how: string): void {
     const seen = new Set<unknown>();
@@ -34,6 +35,8 @@ export class HitLedger {
       const hit = this.#byError.get(e);
       if (hit) hit.surfacedBy ??= how;
       pending.push((e as { cause?: unknown }).cause, (e as { settleError?: unknown }).settleError);
+      // A multi-lock's groups fail together: one error carries them all (an AggregateError).
+      if (e instanceof AggregateError) pending.push(...(e.errors as unknown[]));
     }
   }
 

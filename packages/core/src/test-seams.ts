@@ -37,4 +37,9 @@ export const testSeams: {
    * comes late makes its waiter enter on a grant that lapsed, or hold past its lapse.
    */
   pushedGrantFromArrival?: boolean;
+  /**
+   * A renewal that fails in the background (the keeper's, a pushed grant's claim) is not told:
+   * no `renew-failed` event, so a failure that never reached Redis surfaces nowhere.
+   */
+  renewFailuresUntold?: boolean;
 } = {};

@@ -92,6 +92,21 @@ describe("AcquireTimeoutError.hint", () => {
     });
   }
 
+  it("Lock: the name's mean hold, from the holds it has seen", async () => {
+    const { a, b } = pair();
+    for (let i = 0; i < 3; i++) {
+      const h = await b.lock("mh").acquire({ leaseMs: LEASE_MS });
+      await new Promise((r) => setTimeout(r, 150));
+      await h.release();
+    }
+    const holder = await b.lock("mh").acquire({ leaseMs: LEASE_MS });
+    const { hint } = await timeoutOf(a.lock("mh"));
+    await holder.release();
+    expect(hint!.meanHoldMs).toBeGreaterThanOrEqual(100);
+    expect(hint!.meanHoldMs).toBeLessThan(1_000);
+    expect(hint!.holdAgeMs).toBeGreaterThan(0);
+  });
+
   it("Semaphore: the last busy answer, with the waiter's place in the queue", async () => {
     const { a, b } = pair();
     await a.semaphore("s").trySetPermits(1);

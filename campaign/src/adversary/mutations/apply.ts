@@ -44,6 +44,7 @@ function routeSeams(): void {
     ignoreRollback: true,
     hideEvictionPolicy: true,
     pushedGrantFromArrival: true,
+    renewFailuresUntold: true,
   };
   const seams = Object.keys(every) as Seam[];
   for (const seam of seams)

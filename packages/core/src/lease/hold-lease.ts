@@ -1,5 +1,6 @@
 import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
+import { testSeams } from "../test-seams.ts";
 import { LeaseState } from "./lease-state.ts";
 import { keepRenewing, type Renewable } from "./renewal.ts";
 
@@ -48,13 +49,16 @@ export function renewFailed(
     readonly ctx: Pick<ClientContext, "emit">;
   },
 ): (error: unknown) => void {
-  return (error) =>
+  return (error) => {
+    // Test seam: the fault campaign shows its checker finds such a failure untold.
+    if (testSeams.renewFailuresUntold) return;
     id.ctx.emit({
       type: "renew-failed",
       name: id.name,
       fence: id.fence,
       error: error instanceof Error ? error : new Error(String(error)),
     });
+  };
 }
 
 /** When the lease may expire, on the wall clock: the `expiresAt` of its serialised form. */

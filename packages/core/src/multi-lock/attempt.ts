@@ -3,6 +3,7 @@ import { randomId } from "../ids.ts";
 import { trackUndo } from "../lock/acquire-tracking.ts";
 import type { AttemptOutcome, ServerHint } from "../wait/wait-loop.ts";
 import type { GroupGrant, SlotGroup } from "./group.ts";
+import { groupFailure } from "./group-failures.ts";
 import type { MultiRef } from "./multi-ref.ts";
 
 /** Every name taken: fences in `ref.names` order, and the earliest moment a part may expire. */
@@ -75,19 +76,19 @@ export async function attemptAll(
   let busy: { index: number; hint: ServerHint } | undefined;
   if (wait?.granted === true) {
     const settled = await Promise.allSettled(at.map(ask));
-    let failure: { reason: unknown } | undefined;
+    const failures: unknown[] = [];
     settled.forEach((s, i) => {
       const { group, opId } = at[i]!;
       if (s.status === "rejected") {
-        failure ??= { reason: s.reason };
+        failures.push(s.reason);
         if (s.reason instanceof AbortedError || s.reason instanceof OutcomeUnknownError)
           taken.push({ group, opId });
       } else if ("busy" in s.value) busy ??= { index: i, hint: s.value.busy };
       else taken.push({ group, opId, grant: s.value.granted });
     });
-    if (failure !== undefined) {
+    if (failures.length > 0) {
       void rollbackInBackground(ref, taken);
-      throw failure.reason;
+      throw groupFailure(failures);
     }
   } else {
     for (const [i, one] of at.entries()) {
@@ -121,11 +122,11 @@ export function leaveInBackground(ref: MultiRef, at: QueuedAt): Promise<void> {
   return rollbackInBackground(ref, [at]);
 }
 
-/** Gives back what this attempt took. Throws the first failure after trying every group. */
+/** Gives back what this attempt took. Throws every failure (`groupFailure`) after trying every group. */
 export async function rollback(ref: MultiRef, taken: readonly Taken[]): Promise<void> {
   const results = await Promise.allSettled(taken.map((t) => t.group.abandon(ref.owner, t.opId)));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed) throw failed.reason;
+  const failures = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+  if (failures.length > 0) throw groupFailure(failures);
 }
 
 /**

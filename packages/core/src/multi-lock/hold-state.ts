@@ -8,6 +8,7 @@ import {
   type RenewOutcome,
 } from "../lease/ordered-renewal.ts";
 import type { GroupRenewal } from "./group.ts";
+import { groupFailure } from "./group-failures.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import { splitByGroup } from "./multi-ref.ts";
 import type { SerializedMultiLease } from "./types.ts";
@@ -113,8 +114,8 @@ export class MultiLockHoldState {
     );
     const answers = results.map((r) => (r.status === "fulfilled" ? r.value : undefined));
     this.#learn(answers);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failed) throw failed.reason;
+    const failures = rejections(results);
+    if (failures.length > 0) throw groupFailure(failures);
     const parts = answers.flatMap((a) =>
       a!.status.map((status, i) => ({ status, pttl: a!.pttls[i]! })),
     );
@@ -143,8 +144,8 @@ export class MultiLockHoldState {
     const results = await Promise.allSettled(
       this.ref.groups.map((g, i) => g.release(this.ref.owner, perGroup[i]!, opId(i))),
     );
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failed) throw failed.reason;
+    const failures = rejections(results);
+    if (failures.length > 0) throw groupFailure(failures);
     const answers = results.map(
       (r) => (r as PromiseFulfilledResult<{ released: boolean[]; remaining: number[] }>).value,
     );
@@ -173,3 +174,6 @@ export class MultiLockHoldState {
     this.#keeping.setLeaseMs(ms);
   }
 }
+
+const rejections = (results: readonly PromiseSettledResult<unknown>[]): unknown[] =>
+  results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
