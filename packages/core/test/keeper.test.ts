@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { harness } from "@edgelock/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  BackendError,
   createClient,
   InvalidArgumentError,
   KeeperError,
@@ -238,6 +239,24 @@ describe("work that fails in the background is told", () => {
     expect((failed[0] as { error: Error }).error.message).toMatch(/connection refused/);
     expect(events.filter((e) => e.type === "retried")).toEqual([]);
     expect(held.signal.aborted).toBe(false);
+    await held.release();
+  });
+
+  it("a multi-lock across two groups cut off: extend() throws one BackendError carrying both groups' failures", async () => {
+    const { backend, setDown } = switchableBackend(restBackend());
+    const c = createClient({ redis: backend, prefix: `k${Math.random().toString(36).slice(2)}` });
+    const multi = c.multiLock(["ga", "gb"]);
+    expect(multi.slotGroups).toBe(2);
+    const held = await multi.acquire({ leaseMs: 5_000 });
+    setDown(true);
+    const error = await held.extend(5_000).catch((e: unknown) => e);
+    setDown(false);
+    expect(error).toBeInstanceOf(BackendError);
+    expect((error as Error).message).toMatch(/1 more group\(s\) failed too/);
+    const all = (error as Error).cause as AggregateError;
+    expect(all).toBeInstanceOf(AggregateError);
+    expect(all.errors).toHaveLength(2);
+    for (const e of all.errors) expect(e).toBeInstanceOf(BackendError);
     await held.release();
   });
 
