@@ -112,11 +112,13 @@ function touchedBetween(
 
 /**
  * Where a granting reply carries the lease it gave (ms): the Lock's shape (status, fence, count,
- * remaining lease, …), and the MultiLock's (status, shortest lease among its names, slots…).
+ * remaining lease, …), the MultiLock's (status, shortest lease among its names, slots…), and the
+ * PermitExpirableSemaphore's (status, fence, lease, …).
  */
 function leaseSlotOf(script: string): number | undefined {
   if (/^(lock|fair-lock)\/acquire$|^read-write-lock\/acquire-write$/.test(script)) return 3;
   if (script === "multi-lock/acquire") return 1;
+  if (script === "permit-semaphore/acquire") return 2;
   return undefined;
 }
 
@@ -127,7 +129,9 @@ function leaseSlotOf(script: string): number | undefined {
  * time the script ran (every protocol reply ends with the server time) plus the lease its reply
  * gave; if that lies before the probe's server time, no logged state could show the grant. Only
  * for a granting reply of the intent's own run, of a script whose reply carries the lease (a
- * MultiLock's too: seen, a 150 ms grant on two names probed 158 ms after it ran).
+ * MultiLock's too: seen, a 150 ms grant on two names probed 158 ms after it ran; and a
+ * PermitExpirableSemaphore's: seen in the CI gate at 57992d1, a 150 ms permit probed 233 ms after
+ * it ran, its reply lost and the caller told by its settle).
  */
 function ranOutBeforeProbe(history: AdversaryHistory, intent: Intent): boolean {
   return history.executions.some((e) => {
