@@ -129,7 +129,9 @@ export async function keeperRenewal(
   try {
     result = await target.extend(leaseMs, stop);
   } catch (error) {
-    if (!stop.aborted && lease.active) target.onRenewFailed(error);
+    // Told unless the hold ended (released, or the keeper stopped): a lease that ran out while
+    // the renewal was on its way is told too (its `lost` event says why it ended, not this).
+    if (!stop.aborted) target.onRenewFailed(error);
     throw error;
   }
   if (!lease.active) return "stop";
