@@ -8,7 +8,7 @@ import {
   RECORD_MARGIN_SLACK_MS,
   type ClientOptions,
 } from "./client-options.ts";
-import { InvalidArgumentError } from "./errors.ts";
+import { asError, InvalidArgumentError } from "./errors.ts";
 import { safeSink, type EventSink } from "./events.ts";
 import { timerKeeper, type Keeper } from "./lease/keeper.ts";
 import { GrantEpochs } from "./quarantine/grant-epochs.ts";
@@ -132,7 +132,7 @@ export function resolveContext(options: ClientOptions, push: PushKit | undefined
         .catch((error: unknown) =>
           emit({
             type: "background-failed",
-            error: error instanceof Error ? error : new Error(String(error)),
+            error: asError(error),
           }),
         )
         .finally(() => set.delete(tracked));

@@ -263,3 +263,8 @@ export class UpgradeError extends LockError {
     this.lockName = lockName;
   }
 }
+
+/** What was thrown, as an `Error` (events carry one; a rejection may be anything). */
+export function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
+}

@@ -1,4 +1,4 @@
-import { BackendError, OutcomeUnknownError } from "../errors.ts";
+import { asError, BackendError, OutcomeUnknownError } from "../errors.ts";
 import { now } from "./clock.ts";
 import { once } from "./eval-script.ts";
 import { type ManifestScript } from "./manifest.ts";
@@ -46,7 +46,7 @@ export async function giveUp<S extends ManifestScript>(
   const outcome = await settle(ctx, g, deadline, now());
   const settled = outcome instanceof SettleFailure ? undefined : outcome;
   if (settled !== undefined && settled.tuple[0] !== TOO_LATE_TO_SETTLE) {
-    const error = g.cause instanceof Error ? g.cause : new Error(String(g.cause));
+    const error = asError(g.cause);
     const applied = settled.tuple[0] !== TOMBSTONED;
     ctx.emit({ type: "settled", operation: g.what, applied, error });
   }

@@ -1,5 +1,6 @@
 import type { ClientContext } from "../client-context.ts";
 import { now } from "../engine/clock.ts";
+import { asError } from "../errors.ts";
 import { testSeams } from "../test-seams.ts";
 import { LeaseState } from "./lease-state.ts";
 import { keepRenewing, type Renewable } from "./renewal.ts";
@@ -56,7 +57,7 @@ export function renewFailed(
       type: "renew-failed",
       name: id.name,
       fence: id.fence,
-      error: error instanceof Error ? error : new Error(String(error)),
+      error: asError(error),
     });
   };
 }

@@ -3,7 +3,7 @@ import { randomId } from "../ids.ts";
 import { trackUndo } from "../lock/acquire-tracking.ts";
 import type { AttemptOutcome, ServerHint } from "../wait/wait-loop.ts";
 import type { GroupGrant, SlotGroup } from "./group.ts";
-import { groupFailure } from "./group-failures.ts";
+import { groupFailure, rejections } from "./group-failures.ts";
 import type { MultiRef } from "./multi-ref.ts";
 
 /** Every name taken: fences in `ref.names` order, and the earliest moment a part may expire. */
@@ -125,7 +125,7 @@ export function leaveInBackground(ref: MultiRef, at: QueuedAt): Promise<void> {
 /** Gives back what this attempt took. Throws every failure (`groupFailure`) after trying every group. */
 export async function rollback(ref: MultiRef, taken: readonly Taken[]): Promise<void> {
   const results = await Promise.allSettled(taken.map((t) => t.group.abandon(ref.owner, t.opId)));
-  const failures = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+  const failures = rejections(results);
   if (failures.length > 0) throw groupFailure(failures);
 }
 

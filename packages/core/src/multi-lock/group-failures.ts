@@ -31,3 +31,8 @@ export function groupFailure(failures: readonly unknown[]): unknown {
     });
   return first;
 }
+
+/** The failures of calls run side by side, in their order. */
+export function rejections(results: readonly PromiseSettledResult<unknown>[]): unknown[] {
+  return results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+}

@@ -8,7 +8,7 @@ import {
   type RenewOutcome,
 } from "../lease/ordered-renewal.ts";
 import type { GroupRenewal } from "./group.ts";
-import { groupFailure } from "./group-failures.ts";
+import { groupFailure, rejections } from "./group-failures.ts";
 import type { MultiRef } from "./multi-ref.ts";
 import { splitByGroup } from "./multi-ref.ts";
 import type { SerializedMultiLease } from "./types.ts";
@@ -174,6 +174,3 @@ export class MultiLockHoldState {
     this.#keeping.setLeaseMs(ms);
   }
 }
-
-const rejections = (results: readonly PromiseSettledResult<unknown>[]): unknown[] =>
-  results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));

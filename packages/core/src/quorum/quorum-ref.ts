@@ -1,5 +1,5 @@
 import type { ClientContext } from "../client-context.ts";
-import { InvalidArgumentError, type QuorumAnswer } from "../errors.ts";
+import { asError, InvalidArgumentError, type QuorumAnswer } from "../errors.ts";
 import type { QuorumDatabase } from "./calls.ts";
 import { DEFAULT_QUORUM_OPTIONS } from "./types.ts";
 
@@ -61,7 +61,7 @@ export async function round<T>(
   return settled.map((s, i) =>
     s.status === "fulfilled"
       ? { db: dbs[i]!, value: s.value }
-      : { db: dbs[i]!, error: s.reason instanceof Error ? s.reason : new Error(String(s.reason)) },
+      : { db: dbs[i]!, error: asError(s.reason) },
   );
 }
 

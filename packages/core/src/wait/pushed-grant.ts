@@ -71,13 +71,14 @@ export function claimDelayMs(leftMs: number, rttMs: number, leaseMs = Infinity):
  * released or lost, the claim has nothing left to do); `hurry()` sends it now, `cancel()` never.
  * It moves the local deadline, or loses the hold when the grant is gone. Not applied, or unknown
  * after the engine's retries, it changes nothing but is told (`failed`: the `renew-failed` event):
- * the grant's deadline ends the hold unless a renewal confirms it first. Tracked by `background` (`client.settled()`); `done` never rejects.
+ * the grant's deadline ends the hold unless a renewal confirms it first. Tracked by `background`
+ * (`client.settled()`); `done` never rejects.
  */
 export function claimInBackground(
   background: (work: Promise<unknown>) => void,
   renew: () => Promise<unknown>,
-  later?: { readonly afterMs: number; onEnd(fn: () => void): void },
-  failed: (error: unknown) => void = () => undefined,
+  later: { readonly afterMs: number; onEnd(fn: () => void): void } | undefined,
+  failed: (error: unknown) => void,
 ): PendingClaim {
   let settle: (send: boolean) => void = () => undefined;
   const turn = new Promise<boolean>((resolve) => {
