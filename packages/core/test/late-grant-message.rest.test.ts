@@ -25,12 +25,12 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LATE_MS = 1_200;
 
 /**
- * The REST backend, push included, whose messages arrive `LATE_MS` late; once one has arrived,
- * every request fails unsent (the waiter is cut off from Redis, its stream not).
+ * The REST backend, push included, whose messages arrive `LATE_MS` after the first was sent; once
+ * they have arrived, every request fails unsent (the waiter is cut off from Redis, its stream not).
  */
 function lateThenCutOff() {
   const inner = restBackend();
-  const state = { cut: false, sent: 0 };
+  const state: { cut: boolean; sent: number; gate?: Promise<void> } = { cut: false, sent: 0 };
   const backend = tapBackend(inner, (args, signal) => {
     state.sent++;
     if (state.cut)
@@ -43,8 +43,14 @@ function lateThenCutOff() {
     (async function* () {
       for await (const line of lines) {
         if (line.startsWith("message,") || line.startsWith("pmessage,")) {
-          await pause(LATE_MS);
-          state.cut = true;
+          // One delay for every message of the release, on every stream: a MultiLock's grants
+          // (one per name, each on its own stream) then arrive together, as they were sent. Each
+          // stream timing its own delay let them drift apart under load, past the moments the
+          // waiter gives a partner's message before it asks instead (and is cut off).
+          state.gate ??= pause(LATE_MS).then(() => {
+            state.cut = true;
+          });
+          await state.gate;
         }
         yield line;
       }
