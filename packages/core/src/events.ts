@@ -26,7 +26,8 @@ export type LockEvent =
   /**
    * A renewal sent in the background failed: the keeper's (it tries again sooner) or the claim
    * of a pushed grant its holder entered on. The lease keeps the deadline it had, and
-   * `held.signal` aborts if that passes unconfirmed. (`extend()` throws its failure instead.)
+   * `held.signal` aborts if that passes unconfirmed. A renewal that fails after the lease ran
+   * out is told too, after `lost`. (`extend()` throws its failure instead.)
    */
   | { type: "renew-failed"; name: string; fence: number; error: Error }
   | { type: "lost"; name: string; fence: number; reason: LeaseLossReason; error: Error }

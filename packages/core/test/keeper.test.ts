@@ -11,6 +11,8 @@ import {
   LeaseLostError,
   quorumLock,
   timerKeeper,
+  TransportError,
+  type Backend,
   type EdgelockClient,
   type Keeper,
   type LockEvent,
@@ -240,6 +242,73 @@ describe("work that fails in the background is told", () => {
     expect(events.filter((e) => e.type === "retried")).toEqual([]);
     expect(held.signal.aborted).toBe(false);
     await held.release();
+  });
+
+  it("a renewal that fails after its lease ran out is told too: lost (deadline), then renew-failed", async () => {
+    const inner = restBackend();
+    let slow = false;
+    // Once slow, a request hangs past the lease's end and then fails unsent: the renewal on its
+    // way when the lease runs out fails only afterwards.
+    const backend: Backend = {
+      kind: inner.kind,
+      async command(args, signal) {
+        if (!slow) return inner.command(args, signal);
+        await delay(1_500);
+        throw new TransportError("connection reset (test)", { ambiguous: false });
+      },
+    };
+    const events: LockEvent[] = [];
+    const c = createClient({
+      redis: backend,
+      prefix: `k${Math.random().toString(36).slice(2)}`,
+      leaseMs: 900,
+      onEvent: (e) => events.push(e),
+    });
+    const held = await c.lock("rl").acquire();
+    await delay(350); // one renewal landed (every 300 ms)
+    slow = true;
+    await aborted(held.signal, 3_000);
+    const until = Date.now() + 3_000;
+    while (!events.some((e) => e.type === "renew-failed") && Date.now() < until) await delay(20);
+    const kinds = events.map((e) => e.type).filter((t) => t === "lost" || t === "renew-failed");
+    expect(kinds.slice(0, 2)).toEqual(["lost", "renew-failed"]);
+    const failed = events.find((e) => e.type === "renew-failed");
+    expect(failed).toMatchObject({ name: "rl", fence: held.fence });
+    expect((failed as { error: Error }).error.message).toMatch(/connection reset/);
+    slow = false;
+    await c.settled();
+  });
+
+  it("a renewal cancelled because its lease ran out is not a failure to tell: lost only", async () => {
+    const inner = restBackend();
+    let hang = false;
+    // Once hung, a request answers only when cancelled.
+    const backend: Backend = {
+      kind: inner.kind,
+      command(args, signal) {
+        if (!hang) return inner.command(args, signal);
+        return new Promise((_, reject) =>
+          signal?.addEventListener("abort", () =>
+            reject(new TransportError("cancelled (test)", { ambiguous: true })),
+          ),
+        );
+      },
+    };
+    const events: LockEvent[] = [];
+    const c = createClient({
+      redis: backend,
+      prefix: `k${Math.random().toString(36).slice(2)}`,
+      leaseMs: 900,
+      onEvent: (e) => events.push(e),
+    });
+    const held = await c.lock("rc").acquire();
+    await delay(350);
+    hang = true;
+    await aborted(held.signal, 3_000);
+    await delay(300);
+    const told = events.map((e) => e.type).filter((t) => t === "lost" || t === "renew-failed");
+    expect(told).toEqual(["lost"]);
+    hang = false;
   });
 
   it("a multi-lock across two groups cut off: extend() throws one BackendError carrying both groups' failures", async () => {

@@ -1,5 +1,5 @@
 import { now } from "../engine/clock.ts";
-import { KeeperError } from "../errors.ts";
+import { AbortedError, KeeperError } from "../errors.ts";
 import type { Keeper } from "./keeper.ts";
 import type { LeaseState } from "./lease-state.ts";
 
@@ -24,7 +24,7 @@ export interface Renewable {
   ): Promise<{ renewed: boolean; sentAt: number; leaseConfirmed?: boolean }>;
   serialize(): unknown;
   onRenewed(leaseMs: number): void;
-  /** A renewal failed while the hold was still kept (`renew-failed`). */
+  /** A renewal failed while the hold was kept, or failed after its lease ran out (`renew-failed`). */
   onRenewFailed(error: unknown): void;
 }
 
@@ -129,9 +129,12 @@ export async function keeperRenewal(
   try {
     result = await target.extend(leaseMs, stop);
   } catch (error) {
-    // Told unless the hold ended (released, or the keeper stopped): a lease that ran out while
-    // the renewal was on its way is told too (its `lost` event says why it ended, not this).
-    if (!stop.aborted) target.onRenewFailed(error);
+    // Told unless the holder ended the hold (released, or the keeper stopped). A lease that ran
+    // out while the renewal was on its way stops the keeper too (`stop` aborts with it), but the
+    // renewal's own failure is told, after `lost`: it is why the lease ran out. Only the cancel
+    // that the loss itself caused is not a failure to tell.
+    const lostFirst = lease.signal.aborted && !(error instanceof AbortedError);
+    if (!stop.aborted || lostFirst) target.onRenewFailed(error);
     throw error;
   }
   if (!lease.active) return "stop";
