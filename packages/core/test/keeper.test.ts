@@ -219,16 +219,22 @@ held.signal.addEventListener("abort", () => console.log("lost", Date.now(), held
   });
 });
 
+/** A client on `backend` whose 900 ms leases its keeper renews every 300 ms, and its events. */
+function renewedEvery300Ms(backend: Backend) {
+  const events: LockEvent[] = [];
+  const c = createClient({
+    redis: backend,
+    prefix: `k${Math.random().toString(36).slice(2)}`,
+    leaseMs: 900,
+    onEvent: (e) => events.push(e),
+  });
+  return { c, events };
+}
+
 describe("work that fails in the background is told", () => {
   it("cut off from Redis for a moment: renew-failed for each failed renewal, and the hold lives on", async () => {
     const { backend, setDown } = switchableBackend(restBackend());
-    const events: LockEvent[] = [];
-    const c = createClient({
-      redis: backend,
-      prefix: `k${Math.random().toString(36).slice(2)}`,
-      leaseMs: 900,
-      onEvent: (e) => events.push(e),
-    });
+    const { c, events } = renewedEvery300Ms(backend);
     const held = await c.lock("rf").acquire();
     await delay(350); // one renewal landed (every 300 ms)
     setDown(true); // connection refused: never sent, so nothing is retried or in doubt
@@ -257,13 +263,7 @@ describe("work that fails in the background is told", () => {
         throw new TransportError("connection reset (test)", { ambiguous: false });
       },
     };
-    const events: LockEvent[] = [];
-    const c = createClient({
-      redis: backend,
-      prefix: `k${Math.random().toString(36).slice(2)}`,
-      leaseMs: 900,
-      onEvent: (e) => events.push(e),
-    });
+    const { c, events } = renewedEvery300Ms(backend);
     const held = await c.lock("rl").acquire();
     await delay(350); // one renewal landed (every 300 ms)
     slow = true;
@@ -294,13 +294,7 @@ describe("work that fails in the background is told", () => {
         );
       },
     };
-    const events: LockEvent[] = [];
-    const c = createClient({
-      redis: backend,
-      prefix: `k${Math.random().toString(36).slice(2)}`,
-      leaseMs: 900,
-      onEvent: (e) => events.push(e),
-    });
+    const { c, events } = renewedEvery300Ms(backend);
     const held = await c.lock("rc").acquire();
     await delay(350);
     hang = true;
