@@ -338,9 +338,13 @@ describe("work that fails in the background is told", () => {
     await expect(waiting).rejects.toThrow(/aborted/);
     await c.settled();
     setDown(false);
+    // The leave of its place; and when the abort caught a poll in flight (its first sleeps are
+    // short, and a loaded machine sees the `waited` event late), that poll's undo too.
     const failed = events.filter((e) => e.type === "background-failed");
-    expect(failed).toHaveLength(1);
-    expect((failed[0] as { error: Error }).error.message).toMatch(/abandon.*connection refused/s);
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed.length).toBeLessThanOrEqual(2);
+    for (const f of failed)
+      expect((f as { error: Error }).error.message).toMatch(/abandon.*connection refused/s);
     await held.release();
   });
 });
