@@ -46,6 +46,10 @@ const KB = 1024;
 // fault campaign's checker found unreported (a keeper renewal or a claim that never reached
 // Redis: `renew-failed`; a wait's leave, an undo: `background-failed`), about 190 B:
 // 21.49 / 18.74 / 22.16 / 22.25 / 42.03 KB.
+// createClient's raised by 0.25 KB (to 42.5 KB) when it reached 42.26 KB: a keeper renewal that
+// fails after its lease ran out is told (renewal.ts), and a wait aborted with a poll in flight
+// abandons that poll once, not once more as its leave (engine/operation.ts `oncePerOperation`):
+// 21.52 / 18.79 / 22.20 / 22.29 / 42.26 KB.
 
 export const SIZE_ENTRIES: readonly SizeEntry[] = [
   {
@@ -131,7 +135,7 @@ export default {
   },
 };`,
     // +0.75 KB with the Semaphore's waiter entering on its pushed grant (semaphore/pushed-claim.ts)
-    budget: 42.25 * KB,
+    budget: 42.5 * KB,
     goal: 24 * KB,
   },
 ];

@@ -23,6 +23,21 @@ export function newOperation(): Operation {
   return { id: randomId(), deadline: undefined };
 }
 
+/**
+ * `undo`, called at most once per operation: a wait aborted while an attempt was in flight undoes
+ * that attempt (its outcome is unknown) and then leaves the queue through the same, last one.
+ */
+export function oncePerOperation(
+  undo: (op: Operation) => void,
+): (op: Operation | undefined) => void {
+  const done = new WeakSet<Operation>();
+  return (op) => {
+    if (op === undefined || done.has(op)) return;
+    done.add(op);
+    undo(op);
+  };
+}
+
 /** First slot of a protocol reply that the engine answers itself, before any decoder. */
 export const LATE = -100;
 export const TOMBSTONED = -101;

@@ -1,5 +1,5 @@
 import { now } from "../engine/clock.ts";
-import { newOperation, type Operation } from "../engine/operation.ts";
+import { newOperation, oncePerOperation, type Operation } from "../engine/operation.ts";
 import { AbortedError, OutcomeUnknownError } from "../errors.ts";
 import { completeGrant } from "../lease/complete-grant.ts";
 import type { ResolvedHoldOptions } from "../lease/hold-options.ts";
@@ -28,8 +28,7 @@ export async function acquireLock(
   // Set once an attempt that may queue is sent (see AcquireParams.queuedBefore).
   let queuedBefore = false;
   const startedAt = now();
-  const abandon = (op: Operation | undefined) => {
-    if (!op) return;
+  const abandon = oncePerOperation((op) => {
     const work = callsOf(ref)
       .abandon(ref, op)
       .then((releasedSomething) =>
@@ -37,7 +36,7 @@ export async function acquireLock(
       );
     ctx.background(work);
     trackUndo(holds, work);
-  };
+  });
   const attempt = async (
     queue: boolean,
     returnWithinMs: number,

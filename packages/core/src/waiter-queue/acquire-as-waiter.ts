@@ -1,5 +1,5 @@
 import { now } from "../engine/clock.ts";
-import { newOperation, type Operation } from "../engine/operation.ts";
+import { newOperation, oncePerOperation, type Operation } from "../engine/operation.ts";
 import type { ResourceRef } from "../engine/resource-ref.ts";
 import { AbortedError, AcquireTimeoutError, OutcomeUnknownError } from "../errors.ts";
 import { testSeams } from "../test-seams.ts";
@@ -46,14 +46,13 @@ export async function acquireAsWaiter<T>(
   const { ctx, name, keys } = p.ref;
   if (p.signal?.aborted) throw new AbortedError(`acquire "${name}"`, p.signal.reason);
   let lastOp: Operation | undefined;
-  const abandon = (op: Operation | undefined) => {
-    if (op === undefined) return;
+  const abandon = oncePerOperation((op) => {
     ctx.background(
       p
         .abandon(op)
         .then((back) => ctx.emit({ type: "abandoned", name, releasedSomething: Boolean(back) })),
     );
-  };
+  });
   // Push: a grant message wakes the waiter, whose next attempt claims the grant (one request),
   // or, where the primitive says so, is the grant itself.
   const subscribe = grantSubscribe(ctx.backend, keys.channelPrefix);
