@@ -231,6 +231,31 @@ function renewedEvery300Ms(backend: Backend) {
   return { c, events };
 }
 
+/**
+ * `inner`, switchable: while `down`, requests are refused unsent; while `hang`, a request answers
+ * only when cancelled (`hung` counts them).
+ */
+function hangingBackend(inner: Backend) {
+  const mode = { hang: false, down: false, hung: 0 };
+  const backend: Backend = {
+    kind: inner.kind,
+    command(args, signal) {
+      if (mode.down)
+        return Promise.reject(
+          new TransportError("connection refused (test)", { ambiguous: false }),
+        );
+      if (!mode.hang) return inner.command(args, signal);
+      mode.hung++;
+      return new Promise((_, reject) =>
+        signal?.addEventListener("abort", () =>
+          reject(new TransportError("cancelled (test)", { ambiguous: true })),
+        ),
+      );
+    },
+  };
+  return { backend, mode };
+}
+
 describe("work that fails in the background is told", () => {
   it("cut off from Redis for a moment: renew-failed for each failed renewal, and the hold lives on", async () => {
     const { backend, setDown } = switchableBackend(restBackend());
@@ -280,29 +305,17 @@ describe("work that fails in the background is told", () => {
   });
 
   it("a renewal cancelled because its lease ran out is not a failure to tell: lost only", async () => {
-    const inner = restBackend();
-    let hang = false;
-    // Once hung, a request answers only when cancelled.
-    const backend: Backend = {
-      kind: inner.kind,
-      command(args, signal) {
-        if (!hang) return inner.command(args, signal);
-        return new Promise((_, reject) =>
-          signal?.addEventListener("abort", () =>
-            reject(new TransportError("cancelled (test)", { ambiguous: true })),
-          ),
-        );
-      },
-    };
+    const { backend, mode } = hangingBackend(restBackend());
     const { c, events } = renewedEvery300Ms(backend);
     const held = await c.lock("rc").acquire();
     await delay(350);
-    hang = true;
+    mode.hang = true;
     await aborted(held.signal, 3_000);
     await delay(300);
+    expect(mode.hung).toBeGreaterThan(0); // a renewal was on its way when the lease ran out
     const told = events.map((e) => e.type).filter((t) => t === "lost" || t === "renew-failed");
     expect(told).toEqual(["lost"]);
-    hang = false;
+    mode.hang = false;
   });
 
   it("a multi-lock across two groups cut off: extend() throws one BackendError carrying both groups' failures", async () => {
@@ -362,25 +375,7 @@ describe("work that fails in the background is told", () => {
     async ({ setUp, take }) => {
       const prefix = `k${Math.random().toString(36).slice(2)}`;
       const holder = createClient({ redis: restBackend(), prefix });
-      const inner = restBackend();
-      const mode = { hang: false, down: false, hung: 0 };
-      // Hung: a request answers only when cancelled. Down: refused unsent.
-      const backend: Backend = {
-        kind: inner.kind,
-        command(args, signal) {
-          if (mode.down)
-            return Promise.reject(
-              new TransportError("connection refused (test)", { ambiguous: false }),
-            );
-          if (!mode.hang) return inner.command(args, signal);
-          mode.hung++;
-          return new Promise((_, reject) =>
-            signal?.addEventListener("abort", () =>
-              reject(new TransportError("cancelled (test)", { ambiguous: true })),
-            ),
-          );
-        },
-      };
+      const { backend, mode } = hangingBackend(restBackend());
       const events: LockEvent[] = [];
       const c = createClient({ redis: backend, prefix, onEvent: (e) => events.push(e) });
       await setUp(holder);
