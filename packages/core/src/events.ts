@@ -27,7 +27,8 @@ export type LockEvent =
    * A renewal sent in the background failed: the keeper's (it tries again sooner) or the claim
    * of a pushed grant its holder entered on. The lease keeps the deadline it had, and
    * `held.signal` aborts if that passes unconfirmed. A renewal that fails after the lease ran
-   * out is told too, after `lost`. (`extend()` throws its failure instead.)
+   * out is told too, after `lost`, and so is one that fails while the holder releases; one that
+   * the hold's end cancelled is not. (`extend()` throws its failure instead.)
    */
   | { type: "renew-failed"; name: string; fence: number; error: Error }
   | { type: "lost"; name: string; fence: number; reason: LeaseLossReason; error: Error }

@@ -304,6 +304,39 @@ describe("work that fails in the background is told", () => {
     await c.settled();
   });
 
+  it("a renewal that fails while its holder starts the release is told: it failed on its own, it was not cancelled", async () => {
+    const inner = restBackend();
+    let release: (() => Promise<void>) | undefined;
+    let released: Promise<void> | undefined;
+    // The first renewal fails unsent (connection refused) just as the holder calls release():
+    // the failure reaches the keeper with the hold already ending (what the fault campaign met
+    // at 1607499 when a cut-off refused a renewal and the section's own release together).
+    const backend: Backend = {
+      kind: inner.kind,
+      command(args, signal) {
+        if (release === undefined || args[1] !== extendScript.sha)
+          return inner.command(args, signal);
+        const releasing = (released = release());
+        release = undefined;
+        // Refused at once, but the refusal reaches the engine after the release has landed.
+        const refused = new TransportError("connection refused (test)", { ambiguous: false });
+        return releasing.then(() => Promise.reject(refused));
+      },
+    };
+    const { c, events } = renewedEvery300Ms(backend);
+    const held = await c.lock("rr").acquire();
+    release = () => held.release();
+    const until = Date.now() + 3_000;
+    while (released === undefined && Date.now() < until) await delay(20);
+    await released;
+    await c.settled();
+    const failed = events.filter((e) => e.type === "renew-failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ name: "rr", fence: held.fence });
+    expect((failed[0] as { error: Error }).error.message).toMatch(/connection refused/);
+    expect(await c.lock("rr").isLocked()).toBe(false);
+  });
+
   it("a renewal cancelled because its lease ran out is not a failure to tell: lost only", async () => {
     const { backend, mode } = hangingBackend(restBackend());
     const { c, events } = renewedEvery300Ms(backend);

@@ -24,7 +24,7 @@ export interface Renewable {
   ): Promise<{ renewed: boolean; sentAt: number; leaseConfirmed?: boolean }>;
   serialize(): unknown;
   onRenewed(leaseMs: number): void;
-  /** A renewal failed while the hold was kept, or failed after its lease ran out (`renew-failed`). */
+  /** A renewal failed, unless the hold's end cancelled it (`renew-failed`). */
   onRenewFailed(error: unknown): void;
 }
 
@@ -129,12 +129,11 @@ export async function keeperRenewal(
   try {
     result = await target.extend(leaseMs, stop);
   } catch (error) {
-    // Told unless the holder ended the hold (released, or the keeper stopped). A lease that ran
-    // out while the renewal was on its way stops the keeper too (`stop` aborts with it), but the
-    // renewal's own failure is told, after `lost`: it is why the lease ran out. Only the cancel
-    // that the loss itself caused is not a failure to tell.
-    const lostFirst = lease.signal.aborted && !(error instanceof AbortedError);
-    if (!stop.aborted || lostFirst) target.onRenewFailed(error);
+    // Told unless the hold's end cancelled it: the failure of a renewal that failed on its own
+    // is told even when the hold ended while the failure was on its way (after `lost`, it is why
+    // the lease ran out; after a release, the fault still happened). The cancel that a release,
+    // a loss or a keeper restart causes (an `AbortedError`) is not a failure of the renewal.
+    if (!stop.aborted || !(error instanceof AbortedError)) target.onRenewFailed(error);
     throw error;
   }
   if (!lease.active) return "stop";
