@@ -35,6 +35,12 @@ export interface CampaignOptions {
    * Absent: quarantine off, overlaps of leased holds excused across a detected data loss.
    */
   readonly quarantineMs?: number;
+  /**
+   * The share of leased sections (the Lock and its kin) whose lease is probed right after the
+   * acquire: the holder's belief read beside the server's lease (checker rule `dishonest-lease`).
+   * A probe is one request more in the section. @default 0.5
+   */
+  readonly leaseProbeChance?: number;
   /** Client times; small so that faults bite within a short run. */
   readonly client?: Partial<Pick<ClientSettings, "leaseMs" | "requestTimeoutMs" | "retryWindowMs">>;
   /** Progress lines. */
@@ -83,6 +89,7 @@ export function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
       workers,
       recorder,
       rng,
+      leaseProbeChance: options.leaseProbeChance ?? 0.5,
     });
     const mode =
       settings.quarantineMs === undefined

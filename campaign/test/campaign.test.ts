@@ -138,3 +138,44 @@ describe("fault campaign: late push, and a renewal failure that goes untold", ()
     }
   });
 });
+
+describe("fault campaign: late push, and a grant counted from its message's arrival", () => {
+  // Every worker's messages 100-600 ms late, never cut, never cut off: a waiter that enters on
+  // such a message may count only from its last busy attempt; one that counts from the arrival
+  // believes its lease lasts for as long as the message was late beyond the server's.
+  const lateMessages = latePushFault({
+    share: 1,
+    delayMs: (rng) => rng.int(100, 600),
+    cutChance: 0,
+    cutOffChance: 0,
+    cutOffMs: () => 0,
+  });
+  const focused = () =>
+    runCampaign({
+      seconds: 8,
+      seed,
+      workers: 6,
+      faults: [lateMessages],
+      activities: [lockActivity, fairLockActivity],
+      // Every section probed: 6 of 6 seeds caught the seam so (5 of 6 probing half of them).
+      leaseProbeChance: 1,
+    });
+
+  it("as the core counts it (from the last busy attempt), every probed lease is honest", async () => {
+    const run = await focused();
+    expect(run.result.violations, run.report).toEqual([]);
+    expect(run.result.figures.leaseProbes.judged).toBeGreaterThan(0);
+    expect(run.result.figures.push.delayed).toBeGreaterThan(0);
+  });
+
+  it("from the arrival (seam pushedGrantFromArrival), the checker reports a dishonest lease", async () => {
+    testSeams.pushedGrantFromArrival = true;
+    try {
+      const run = await focused();
+      const rules = new Set(run.result.violations.map((v) => v.rule));
+      expect(rules, run.report).toContain("dishonest-lease");
+    } finally {
+      testSeams.pushedGrantFromArrival = false;
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { checkExclusion } from "./exclusion.ts";
 import { checkFenceOrder } from "./fences.ts";
 import { figuresOf, type Figures } from "./figures.ts";
 import { checkLatches } from "./latch.ts";
+import { checkLeaseHonesty } from "./lease-honesty.ts";
 import { resolveCheckOptions, type CheckOptions } from "./options.ts";
 import { checkSurfacing } from "./surfacing.ts";
 import type { Violation } from "./violation.ts";
@@ -24,6 +25,7 @@ export function checkHistory(history: History, options?: CheckOptions): CheckRes
     ...exclusion.violations,
     ...checkCapacity(history, o, excused),
     ...checkFenceOrder(history),
+    ...checkLeaseHonesty(history),
     ...checkWrites(history, o, excused),
     ...checkReads(history, o, excused),
     ...checkExactlyOnce(history),

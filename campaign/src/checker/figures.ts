@@ -1,6 +1,7 @@
 import type { History } from "../history/types.ts";
 import { emptyPushCounts, type PushCounts } from "../world/push-faults.ts";
 import type { Excuse } from "./excuses.ts";
+import { beliefHeld } from "./lease-honesty.ts";
 
 export interface Figures {
   readonly sections: number;
@@ -17,6 +18,11 @@ export interface Figures {
   readonly latchRounds: number;
   readonly countDowns: number;
   readonly holdCountChecks: number;
+  /**
+   * Leases probed right after the acquire (belief beside the server's lease), and how many of
+   * them the checker could judge (the belief did not move while the server was asked).
+   */
+  readonly leaseProbes: { readonly taken: number; readonly judged: number };
   readonly excused: Record<Excuse, number>;
   readonly events: Record<string, number>;
   /** Push messages the workers' streams delivered, delivered late, and lost with a cut. */
@@ -50,6 +56,10 @@ export function figuresOf(history: History, excused: Record<Excuse, number>): Fi
     latchRounds: history.latchRounds.length,
     countDowns: history.latchRounds.reduce((n, r) => n + r.calls.length, 0),
     holdCountChecks: history.holdCounts.length,
+    leaseProbes: {
+      taken: history.leaseProbes?.length ?? 0,
+      judged: history.leaseProbes?.filter(beliefHeld).length ?? 0,
+    },
     excused,
     events: { ...history.events },
     // A history recorded before streams were counted has none.

@@ -24,7 +24,7 @@ export function formatReport(result: CheckResult, seed: number, limit = 20): str
     `critical sections: ${f.sections} (${line(f.sectionsByPrimitive)})`,
     `  ended: ${line(f.sectionEnds)}`,
     `  fenced writes: ${f.writes.accepted} accepted, ${f.writes.rejected} rejected`,
-    `  reentrant hold-count checks: ${f.holdCountChecks}; latch rounds: ${f.latchRounds} (${f.countDowns} countDown calls)`,
+    `  reentrant hold-count checks: ${f.holdCountChecks}; lease probes: ${f.leaseProbes.judged} judged of ${f.leaseProbes.taken}; latch rounds: ${f.latchRounds} (${f.countDowns} countDown calls)`,
     `faults by kind: ${faults || "none"}`,
     `  data losses detected: ${f.dataLosses}`,
     `  transport failures seen by clients: ${line(f.hits)}`,

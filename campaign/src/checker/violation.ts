@@ -10,6 +10,7 @@ export type Rule =
   | "over-release"
   | "data-loss-unsurfaced"
   | "frozen-not-told"
+  | "dishonest-lease"
   | "latch-double-count"
   | "latch-early-open"
   | "final-state"

@@ -93,6 +93,13 @@ export class Recorder {
     this.history.holdCounts.push({ section: section.id, expected, observed, seq: this.next() });
   }
 
+  leaseProbe(
+    section: SectionRecord,
+    probe: { believedMs: number; believedAfterMs: number; serverMs: number; elapsedMs: number },
+  ): void {
+    (this.history.leaseProbes ?? []).push({ section: section.id, ...probe, seq: this.next() });
+  }
+
   refusal(section: SectionRecord, resource: string): void {
     this.history.refusals.push({ section: section.id, resource, seq: this.next() });
   }

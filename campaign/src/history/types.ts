@@ -171,6 +171,21 @@ export interface FinalRecord {
   readonly observed: number;
 }
 
+/**
+ * A holder's belief beside the server's lease, read right after the acquire: `believedMs`, how
+ * long the holder believed its lease would last (its `toJSON().expiresAt` less its own wall
+ * clock) before a `remainingMs()` request that found `serverMs`, and `believedAfterMs` when its
+ * answer came, `elapsedMs` later. See checker/lease-honesty.ts.
+ */
+export interface LeaseProbeRecord {
+  readonly section: number;
+  readonly believedMs: number;
+  readonly believedAfterMs: number;
+  readonly serverMs: number;
+  readonly elapsedMs: number;
+  readonly seq: number;
+}
+
 /** An error a worker caught that is not one of the library's typed errors. */
 export interface UntypedErrorRecord {
   readonly worker: string;
@@ -188,6 +203,8 @@ export interface History {
   readonly faults: FaultRecord[];
   readonly dataLosses: DataLossRecord[];
   readonly holdCounts: HoldCountRecord[];
+  /** Absent in histories recorded before lease probes were taken. */
+  readonly leaseProbes?: LeaseProbeRecord[];
   readonly latchRounds: LatchRoundRecord[];
   readonly latchAwaits: LatchAwaitRecord[];
   readonly refusals: RefusalRecord[];
@@ -209,6 +226,7 @@ export function emptyHistory(seed: number): History {
     faults: [],
     dataLosses: [],
     holdCounts: [],
+    leaseProbes: [],
     latchRounds: [],
     latchAwaits: [],
     refusals: [],

@@ -31,6 +31,7 @@ export async function buildWorld(p: {
   readonly workers: number;
   readonly recorder: Recorder;
   readonly rng: Random;
+  readonly leaseProbeChance: number;
 }): Promise<Built> {
   const { settings, recorder, names } = p;
   const resources = new FencedResources(await makeNodeRedis(p.resourceRedisUrl), settings.prefix);
@@ -41,6 +42,7 @@ export async function buildWorld(p: {
     settings,
     workers: [],
     latchesBusy: new Set(),
+    leaseProbeChance: p.leaseProbeChance,
   };
   for (let i = 0; i < p.workers; i++) {
     const id = `w${i}`;

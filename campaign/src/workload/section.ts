@@ -11,6 +11,15 @@ export interface Held {
   /** Aborts when the hold is lost (a Semaphore's only before its pushed grant's claim lands). */
   readonly signal?: AbortSignal;
   release(): Promise<void>;
+  /** The holder's belief and the server's lease, for the lease probe (leased kinds that have both). */
+  readonly lease?: LeaseReadings;
+}
+
+export interface LeaseReadings {
+  /** How long the holder believes its lease lasts from now, ms. */
+  believedMs(): number;
+  /** One request: the server's remaining lease of whoever holds, ms (0 when free). */
+  serverMs(): Promise<number>;
 }
 
 export interface SectionSpec {
@@ -50,6 +59,8 @@ export async function runSection(worker: Worker, spec: SectionSpec): Promise<voi
     fences: held.fences,
   });
   watchSignal(recorder, section, held.signal);
+  if (held.lease && rng.chance(world.leaseProbeChance))
+    await probeLease(worker, section, held.lease);
   // Most sections are short; some outlast renewals of the lease, and Redis restarts.
   const long = rng.chance(0.12);
   const steps = rng.int(1, 3);
@@ -62,6 +73,28 @@ export async function runSection(worker: Worker, spec: SectionSpec): Promise<voi
     await useResources(worker, section, spec, held);
   recorder.exit(section);
   await finishSection(worker, section, spec, held);
+}
+
+/**
+ * Reads the holder's belief, asks the server for its lease, and reads the belief again (see
+ * `LeaseProbeRecord`). Not
+ * recorded when the request failed, or when the holder was told of a loss meanwhile: the lock is
+ * then another holder's, or nobody's, and the belief ended with the signal.
+ */
+async function probeLease(worker: Worker, section: SectionRecord, lease: LeaseReadings) {
+  if (section.toldSeq !== undefined) return;
+  const readAt = performance.now();
+  const believedMs = lease.believedMs();
+  const server = await worker.wc.track(`${section.primitive} remainingMs`, () => lease.serverMs());
+  const believedAfterMs = lease.believedMs();
+  const elapsedMs = performance.now() - readAt;
+  if (!server.ok || section.toldSeq !== undefined) return;
+  worker.world.recorder.leaseProbe(section, {
+    believedMs,
+    believedAfterMs,
+    serverMs: server.value,
+    elapsedMs,
+  });
 }
 
 async function useResources(

@@ -34,6 +34,8 @@ export interface World {
   readonly workers: Worker[];
   /** Latches whose round is being run by some worker. */
   readonly latchesBusy: Set<string>;
+  /** The share of sections whose lease is probed right after the acquire (see section.ts). */
+  readonly leaseProbeChance: number;
 }
 
 export interface Worker {

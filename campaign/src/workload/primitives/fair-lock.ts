@@ -17,7 +17,7 @@ export const fairLockActivity: Activity = {
       mode: "exclusive",
       resources: [resource],
       capacity: 1,
-      acquire: async () => asHeld(await lock.acquire(options), resource),
+      acquire: async () => asHeld(await lock.acquire(options), resource, lock),
     });
   },
 };

@@ -21,7 +21,7 @@ export const lockActivity: Activity = {
       mode: "exclusive",
       resources: [resource],
       capacity: 1,
-      acquire: async () => asHeld(await lock.acquire(options), resource),
+      acquire: async () => asHeld(await lock.acquire(options), resource, lock),
       ...(reenter
         ? {
             inner: (section: SectionRecord) =>
@@ -32,10 +32,16 @@ export const lockActivity: Activity = {
   },
 };
 
-export const asHeld = (held: HeldLock, resource: string) => ({
+/** A hold of the Lock or its kin; `lock`, the handle that took it, reads the server's lease. */
+export const asHeld = (held: HeldLock, resource: string, lock: Pick<Lock, "remainingMs">) => ({
   fences: { [resource]: held.fence },
   signal: held.signal,
   release: () => held.release(),
+  lease: {
+    // Both readings of the worker's (skewed) wall clock at once: the skew cancels out.
+    believedMs: () => held.toJSON().expiresAt - Date.now(),
+    serverMs: () => lock.remainingMs(),
+  },
 });
 
 /** Re-enters the held lock, checks the count is 2, releases the inner hold, checks it is 1 again. */

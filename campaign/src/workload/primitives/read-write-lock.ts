@@ -17,7 +17,7 @@ export const writeLockActivity: Activity = {
       mode: "exclusive",
       resources: [resource],
       capacity: 1,
-      acquire: async () => asHeld(await lock.acquire(options), resource),
+      acquire: async () => asHeld(await lock.acquire(options), resource, lock),
     });
   },
 };
@@ -37,7 +37,7 @@ export const readLockActivity: Activity = {
       mode: "shared",
       resources: [resource],
       capacity: 1,
-      acquire: async () => asHeld(await lock.acquire(options), resource),
+      acquire: async () => asHeld(await lock.acquire(options), resource, lock),
     });
   },
 };
