@@ -20,7 +20,17 @@ export const multiLockActivity: Activity = {
       acquire: async () => {
         const held = await multi.acquire(options);
         const fences = Object.fromEntries(names.map((n) => [`lock:${n}`, held.fenceOf(n)]));
-        return { fences, signal: held.signal, release: () => held.release() };
+        return {
+          fences,
+          signal: held.signal,
+          release: () => held.release(),
+          lease: {
+            believedMs: () => held.toJSON().expiresAt - Date.now(),
+            // The hold lasts while every name does: the shortest of the names' leases.
+            serverMs: async () =>
+              Math.min(...(await Promise.all(names.map((n) => wc.client.lock(n).remainingMs())))),
+          },
+        };
       },
     });
   },
