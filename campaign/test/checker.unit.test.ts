@@ -11,7 +11,7 @@ const lock = (
   r: Recorder,
   worker: string,
   fence: number,
-  extra: { frozen?: boolean } = {},
+  extra: { frozen?: boolean; acquireSeq?: number } = {},
 ): SectionRecord =>
   r.enter({
     worker,
@@ -442,60 +442,60 @@ describe("history checker: semaphores across a data loss", () => {
 });
 
 describe("history checker: a holder's belief beside the server's lease", () => {
-  const probe = (
-    r: Recorder,
-    s: SectionRecord,
-    p: { believedMs: number; believedAfterMs: number; serverMs: number; elapsedMs: number },
-  ) => r.leaseProbe(s, p);
-
-  it("a belief within the server's lease holds; so does one a ms or two over (whole ms)", () => {
+  type Probe = Parameters<Recorder["leaseProbe"]>[1];
+  const probe = (r: Recorder, s: SectionRecord, p: Probe) => r.leaseProbe(s, p);
+  /** One released Lock section with these probes, checked. */
+  const judge = (...probes: Probe[]) => {
     const r = new Recorder(1);
     const s = lock(r, "w1", 10);
-    probe(r, s, { believedMs: 1_000, believedAfterMs: 990, serverMs: 1_200, elapsedMs: 10 });
-    probe(r, s, { believedMs: 1_212, believedAfterMs: 1_202, serverMs: 1_200, elapsedMs: 10 });
+    for (const p of probes) probe(r, s, p);
     r.end(s, "released");
-    const result = checkHistory(r.history);
+    return checkHistory(r.history);
+  };
+
+  const honest: [title: string, probes: Probe[], judged: number][] = [
+    [
+      "a belief within the server's lease holds; so does one a ms or two over (whole ms)",
+      [
+        { believedMs: 1_000, believedAfterMs: 990, serverMs: 1_200, elapsedMs: 10 },
+        { believedMs: 1_212, believedAfterMs: 1_202, serverMs: 1_200, elapsedMs: 10 },
+      ],
+      2,
+    ],
+    [
+      "a belief that moved while the server was asked (a renewal of its own sent or confirmed) is not judged",
+      [
+        // A claim sent during the probe lowered the belief (and shortened the server's lease).
+        { believedMs: 1_900, believedAfterMs: 1_480, serverMs: 1_497, elapsedMs: 10 },
+        // A renewal confirmed during the probe raised it past what the server said before it landed.
+        { believedMs: 600, believedAfterMs: 1_490, serverMs: 595, elapsedMs: 10 },
+      ],
+      0,
+    ],
+  ];
+  it.each(honest)("%s", (_, probes, judged) => {
+    const result = judge(...probes);
     expect(result.violations).toEqual([]);
-    expect(result.figures.leaseProbes).toEqual({ taken: 2, judged: 2 });
+    expect(result.figures.leaseProbes).toEqual({ taken: probes.length, judged });
   });
 
   it("a belief past the server's lease, its deadline unmoved while the server was asked, is dishonest", () => {
-    const r = new Recorder(1);
-    const s = lock(r, "w1", 10);
-    probe(r, s, { believedMs: 1_600, believedAfterMs: 1_590, serverMs: 1_400, elapsedMs: 10 });
-    r.end(s, "released");
-    const violations = checkHistory(r.history).violations;
+    const { violations } = judge({
+      believedMs: 1_600,
+      believedAfterMs: 1_590,
+      serverMs: 1_400,
+      elapsedMs: 10,
+    });
     expect(violations.map((v) => v.rule)).toEqual(["dishonest-lease"]);
     expect(violations[0]!.message).toMatch(
       /1590 ms left when the server said 1400 ms: 190 ms too long/,
     );
   });
 
-  it("a belief that moved while the server was asked (a renewal of its own sent or confirmed) is not judged", () => {
-    const r = new Recorder(1);
-    const s = lock(r, "w1", 10);
-    // A claim sent during the probe lowered the belief (and shortened the server's lease).
-    probe(r, s, { believedMs: 1_900, believedAfterMs: 1_480, serverMs: 1_497, elapsedMs: 10 });
-    // A renewal confirmed during the probe raised it past what the server said before it landed.
-    probe(r, s, { believedMs: 600, believedAfterMs: 1_490, serverMs: 595, elapsedMs: 10 });
-    r.end(s, "released");
-    const result = checkHistory(r.history);
-    expect(result.violations).toEqual([]);
-    expect(result.figures.leaseProbes).toEqual({ taken: 2, judged: 0 });
-  });
-
   it("a lease wiped by a data loss between the acquire and the probe is excused; one lost before the acquire is not", () => {
     const r = new Recorder(1);
     const enter = (worker: string, fence: number) =>
-      r.enter({
-        worker,
-        primitive: "lock",
-        mode: "exclusive",
-        resources: ["lock:a"],
-        capacity: 1,
-        fences: { "lock:a": fence },
-        acquireSeq: r.next(),
-      });
+      lock(r, worker, fence, { acquireSeq: r.next() });
     const wiped = enter("w1", 1);
     r.dataLoss(r.next(), "restart without persistence");
     probe(r, wiped, { believedMs: 1_000, believedAfterMs: 990, serverMs: 0, elapsedMs: 10 });
