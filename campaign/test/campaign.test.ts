@@ -140,29 +140,32 @@ describe("fault campaign: late push, and a renewal failure that goes untold", ()
 });
 
 describe("fault campaign: late push, and a grant counted from its message's arrival", () => {
-  // Every worker's messages 100-600 ms late, never cut, never cut off: a waiter that enters on
-  // such a message may count only from its last busy attempt; one that counts from the arrival
-  // believes its lease lasts for as long as the message was late beyond the server's.
+  // Every worker's messages 20-80 ms late, never cut, never cut off: a waiter that enters on such
+  // a message may count only from its last busy attempt; one that counts from the arrival
+  // believes its lease lasts for as long as the message was late beyond the server's. (Later
+  // messages, 100-600 ms, lose more often to the waiter's own poll: a CI run at bc70e9a found no
+  // dishonest lease over 54 of them.)
   const lateMessages = latePushFault({
     share: 1,
-    delayMs: (rng) => rng.int(100, 600),
+    delayMs: (rng) => rng.int(20, 80),
     cutChance: 0,
     cutOffChance: 0,
     cutOffMs: () => 0,
   });
-  const focused = () =>
+  const focused = (runSeed: number) =>
     runCampaign({
       seconds: 8,
-      seed,
+      seed: runSeed,
       workers: 6,
       faults: [lateMessages],
       activities: [lockActivity, fairLockActivity],
-      // Every section probed: 6 of 6 seeds caught the seam so (5 of 6 probing half of them).
+      // Every section probed: locally 3-23 dishonest leases per 8 s run with the seam, idle or
+      // under two CPU burners; none without it.
       leaseProbeChance: 1,
     });
 
   it("as the core counts it (from the last busy attempt), every probed lease is honest", async () => {
-    const run = await focused();
+    const run = await focused(seed);
     expect(run.result.violations, run.report).toEqual([]);
     expect(run.result.figures.leaseProbes.judged).toBeGreaterThan(0);
     expect(run.result.figures.push.delayed).toBeGreaterThan(0);
@@ -171,11 +174,20 @@ describe("fault campaign: late push, and a grant counted from its message's arri
   it("from the arrival (seam pushedGrantFromArrival), the checker reports a dishonest lease", async () => {
     testSeams.pushedGrantFromArrival = true;
     try {
-      const run = await focused();
-      const rules = new Set(run.result.violations.map((v) => v.rule));
-      expect(rules, run.report).toContain("dishonest-lease");
+      // Caught when a waiter entered on a late message before its own poll: up to three runs (on
+      // a loaded CI machine the first may see no such entry), each of its own seed.
+      const reports: string[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const run = await focused(seed + attempt);
+        if (run.result.violations.some((v) => v.rule === "dishonest-lease")) {
+          console.info(`dishonest lease caught in run ${attempt + 1} of up to 3`);
+          return;
+        }
+        reports.push(run.report);
+      }
+      expect.fail(`no dishonest-lease in 3 runs:\n${reports.join("\n")}`);
     } finally {
       testSeams.pushedGrantFromArrival = false;
     }
-  });
+  }, 240_000);
 });
