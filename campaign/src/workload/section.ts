@@ -77,9 +77,9 @@ export async function runSection(worker: Worker, spec: SectionSpec): Promise<voi
 
 /**
  * Reads the holder's belief, asks the server for its lease, and reads the belief again (see
- * `LeaseProbeRecord`). Not
- * recorded when the request failed, or when the holder was told of a loss meanwhile: the lock is
- * then another holder's, or nobody's, and the belief ended with the signal.
+ * `LeaseProbeRecord`). Not recorded when the request failed, or when the holder was told of a
+ * loss meanwhile: the lock is then another holder's, or nobody's, and the belief ended with the
+ * signal.
  */
 async function probeLease(worker: Worker, section: SectionRecord, lease: LeaseReadings) {
   if (section.toldSeq !== undefined) return;
