@@ -15,7 +15,8 @@ if ("executions" in parsed) {
   console.log(formatAdversaryReport(parsed, result, 10));
   if (result.violations.length > 0) process.exitCode = 1;
 } else {
-  const result = checkHistory(parsed);
+  // A history dumped before lease probes were taken has none.
+  const result = checkHistory({ ...parsed, leaseProbes: parsed.leaseProbes ?? [] });
   console.log(formatReport(result, parsed.seed, 200));
   if (result.violations.length > 0) process.exitCode = 1;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { runCampaign, type CampaignResult } from "../src/campaign.ts";
+import { runCampaign, type CampaignOptions, type CampaignResult } from "../src/campaign.ts";
 import { testSeams } from "../../packages/core/src/test-seams.ts";
 import { DEFAULT_FAULTS } from "../src/faults/catalog.ts";
+import type { Fault } from "../src/faults/fault.ts";
 import { latePushFault } from "../src/faults/push.ts";
 import { ALL_ACTIVITIES } from "../src/workload/activities.ts";
 import { fairLockActivity, lockActivity, type Activity } from "../src/workload/primitives/index.ts";
@@ -98,6 +99,22 @@ describe("fault campaign: the instrumentation catches a broken primitive", () =>
   });
 });
 
+/** The focused worlds below: six workers on the Lock and the FairLock for 8 s, under one fault. */
+function lockWorld(
+  fault: Fault,
+  runSeed: number,
+  more: Pick<CampaignOptions, "leaseProbeChance"> = {},
+): Promise<CampaignResult> {
+  return runCampaign({
+    seconds: 8,
+    seed: runSeed,
+    workers: 6,
+    faults: [fault],
+    activities: [lockActivity, fairLockActivity],
+    ...more,
+  });
+}
+
 describe("fault campaign: late push, and a renewal failure that goes untold", () => {
   // Every worker's messages on time or a little late, each followed by a cut-off from Redis
   // (requests fail unsent, as with a connection refused): the keeper's renewals and the claims
@@ -109,14 +126,7 @@ describe("fault campaign: late push, and a renewal failure that goes untold", ()
     cutOffChance: 1,
     cutOffMs: (rng) => rng.int(300, 800),
   });
-  const focused = () =>
-    runCampaign({
-      seconds: 8,
-      seed,
-      workers: 6,
-      faults: [cutOffAfterEachMessage],
-      activities: [lockActivity, fairLockActivity],
-    });
+  const focused = () => lockWorld(cutOffAfterEachMessage, seed);
 
   it("told (renew-failed), the checker finds every failure surfaced", async () => {
     const run = await focused();
@@ -152,17 +162,9 @@ describe("fault campaign: late push, and a grant counted from its message's arri
     cutOffChance: 0,
     cutOffMs: () => 0,
   });
-  const focused = (runSeed: number) =>
-    runCampaign({
-      seconds: 8,
-      seed: runSeed,
-      workers: 6,
-      faults: [lateMessages],
-      activities: [lockActivity, fairLockActivity],
-      // Every section probed: locally 3-23 dishonest leases per 8 s run with the seam, idle or
-      // under two CPU burners; none without it.
-      leaseProbeChance: 1,
-    });
+  // Every section probed: locally 3-23 dishonest leases per 8 s run with the seam, idle or under
+  // two CPU burners; none without it.
+  const focused = (runSeed: number) => lockWorld(lateMessages, runSeed, { leaseProbeChance: 1 });
 
   it("as the core counts it (from the last busy attempt), every probed lease is honest", async () => {
     const run = await focused(seed);

@@ -57,8 +57,8 @@ export function figuresOf(history: History, excused: Record<Excuse, number>): Fi
     countDowns: history.latchRounds.reduce((n, r) => n + r.calls.length, 0),
     holdCountChecks: history.holdCounts.length,
     leaseProbes: {
-      taken: history.leaseProbes?.length ?? 0,
-      judged: history.leaseProbes?.filter(beliefHeld).length ?? 0,
+      taken: history.leaseProbes.length,
+      judged: history.leaseProbes.filter(beliefHeld).length,
     },
     excused,
     events: { ...history.events },

@@ -20,7 +20,7 @@ const ROUNDING_MS = 2;
  */
 export function checkLeaseHonesty(history: History): Violation[] {
   const out: Violation[] = [];
-  for (const probe of history.leaseProbes ?? []) {
+  for (const probe of history.leaseProbes) {
     const section = history.sections[probe.section];
     if (!section || !beliefHeld(probe)) continue;
     const overMs = probe.believedAfterMs - probe.serverMs;

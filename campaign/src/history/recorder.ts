@@ -97,7 +97,7 @@ export class Recorder {
     section: SectionRecord,
     probe: { believedMs: number; believedAfterMs: number; serverMs: number; elapsedMs: number },
   ): void {
-    (this.history.leaseProbes ?? []).push({ section: section.id, ...probe, seq: this.next() });
+    this.history.leaseProbes.push({ section: section.id, ...probe, seq: this.next() });
   }
 
   refusal(section: SectionRecord, resource: string): void {

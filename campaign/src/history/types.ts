@@ -203,8 +203,8 @@ export interface History {
   readonly faults: FaultRecord[];
   readonly dataLosses: DataLossRecord[];
   readonly holdCounts: HoldCountRecord[];
-  /** Absent in histories recorded before lease probes were taken. */
-  readonly leaseProbes?: LeaseProbeRecord[];
+  /** Empty in a history recorded before lease probes were taken (recheck reads it so). */
+  readonly leaseProbes: LeaseProbeRecord[];
   readonly latchRounds: LatchRoundRecord[];
   readonly latchAwaits: LatchAwaitRecord[];
   readonly refusals: RefusalRecord[];

@@ -232,10 +232,10 @@ function renewedEvery300Ms(backend: Backend) {
 }
 
 /**
- * `inner`, switchable: while `down`, requests are refused unsent; while `hang`, a request answers
- * only when cancelled (`hung` counts them).
+ * `inner`, switchable: while `down`, requests are refused unsent; while `hang`, a request
+ * (`hangs` says which: every one by default) answers only when cancelled (`hung` counts them).
  */
-function hangingBackend(inner: Backend) {
+function hangingBackend(inner: Backend, hangs: (args: readonly string[]) => boolean = () => true) {
   const mode = { hang: false, down: false, hung: 0 };
   const backend: Backend = {
     kind: inner.kind,
@@ -244,7 +244,7 @@ function hangingBackend(inner: Backend) {
         return Promise.reject(
           new TransportError("connection refused (test)", { ambiguous: false }),
         );
-      if (!mode.hang) return inner.command(args, signal);
+      if (!mode.hang || !hangs(args)) return inner.command(args, signal);
       mode.hung++;
       return new Promise((_, reject) =>
         signal?.addEventListener("abort", () =>
@@ -335,6 +335,24 @@ describe("work that fails in the background is told", () => {
     expect(failed[0]).toMatchObject({ name: "rr", fence: held.fence });
     expect((failed[0] as { error: Error }).error.message).toMatch(/connection refused/);
     expect(await c.lock("rr").isLocked()).toBe(false);
+  });
+
+  it("a renewal cancelled because its holder released is not a failure to tell: released only", async () => {
+    const { backend, mode } = hangingBackend(restBackend(), (args) => args[1] === extendScript.sha);
+    const { c, events } = renewedEvery300Ms(backend);
+    const held = await c.lock("rh").acquire();
+    mode.hang = true;
+    const until = Date.now() + 3_000;
+    while (mode.hung === 0 && Date.now() < until) await delay(20);
+    expect(mode.hung).toBe(1); // a renewal is on its way, and hangs until cancelled
+    await held.release();
+    await c.settled();
+    await delay(200); // the cancelled renewal's error has reached the keeper by now
+    expect(mode.hung).toBe(1);
+    // Hung from the first renewal on: none was confirmed, and the one cancelled is not told.
+    const told = events.map((e) => e.type).filter((t) => /renew|released|lost/.test(t));
+    expect(told).toEqual(["released"]);
+    expect(await c.lock("rh").isLocked()).toBe(false);
   });
 
   it("a renewal cancelled because its lease ran out is not a failure to tell: lost only", async () => {
