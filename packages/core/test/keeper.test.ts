@@ -235,7 +235,10 @@ function renewedEvery300Ms(backend: Backend) {
  * `inner`, switchable: while `down`, requests are refused unsent; while `hang`, a request
  * (`hangs` says which: every one by default) answers only when cancelled (`hung` counts them).
  */
-function hangingBackend(inner: Backend, hangs: (args: readonly string[]) => boolean = () => true) {
+function hangingBackend(
+  inner: Backend,
+  hangs: (args: Parameters<Backend["command"]>[0]) => boolean = () => true,
+) {
   const mode = { hang: false, down: false, hung: 0 };
   const backend: Backend = {
     kind: inner.kind,
