@@ -333,6 +333,9 @@ describe("work that fails in the background is told", () => {
     while (released === undefined && Date.now() < until) await delay(20);
     await released;
     await c.settled();
+    // The refusal reaches the keeper after the release: wait for it (the old rule never told it).
+    while (!events.some((e) => e.type === "renew-failed") && Date.now() < until) await delay(20);
+    await delay(100); // and no second one comes
     const failed = events.filter((e) => e.type === "renew-failed");
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ name: "rr", fence: held.fence });
