@@ -1,4 +1,6 @@
+import { inspect } from "@edgelock/core";
 import { runSection } from "../section.ts";
+import { inspectedLeaseMs } from "./inspected-lease.ts";
 import { acquireOptions, type Activity } from "./activity.ts";
 
 /**
@@ -13,6 +15,7 @@ export const permitSemaphoreActivity: Activity = {
     const { name, permits } = rng.pick(world.names.permitSemaphores);
     const resource = `pes:${name}`;
     const semaphore = wc.client.permitExpirableSemaphore(name);
+    const inspector = inspect(wc.client);
     const options = acquireOptions(rng);
     await runSection(worker, {
       primitive: "permit-expirable-semaphore",
@@ -25,6 +28,12 @@ export const permitSemaphoreActivity: Activity = {
           fences: { [resource]: permit.fence },
           signal: permit.signal,
           release: () => permit.release(),
+          lease: {
+            // Both readings of the worker's (skewed) wall clock at once: the skew cancels out.
+            believedMs: () => permit.toJSON().expiresAt - Date.now(),
+            serverMs: () =>
+              inspectedLeaseMs(inspector, name, "permit-expirable-semaphore", permit.id, "permit"),
+          },
         };
       },
     });

@@ -1,4 +1,6 @@
+import { inspect } from "@edgelock/core";
 import { runSection } from "../section.ts";
+import { inspectedLeaseMs } from "./inspected-lease.ts";
 import { acquireOptions, type Activity } from "./activity.ts";
 import { asHeld } from "./lock.ts";
 
@@ -22,7 +24,11 @@ export const writeLockActivity: Activity = {
   },
 };
 
-/** A ReadWriteLock's reader: shares with readers, reads the resource's version at entry and exit. */
+/**
+ * A ReadWriteLock's reader: shares with readers, reads the resource's version at entry and exit.
+ * Its lease probe reads its own reader's lease (the read side's `remainingMs()` reports the
+ * longest reader's, which would hide a belief past its own).
+ */
 export const readLockActivity: Activity = {
   kind: "read-write-lock:read",
   weight: 2,
@@ -31,13 +37,20 @@ export const readLockActivity: Activity = {
     const name = rng.pick(world.names.readWriteLocks);
     const resource = `rw:${name}`;
     const lock = wc.client.readWriteLock(name).read;
+    const inspector = inspect(wc.client);
     const options = acquireOptions(rng);
     await runSection(worker, {
       primitive: "read-write-lock:read",
       mode: "shared",
       resources: [resource],
       capacity: 1,
-      acquire: async () => asHeld(await lock.acquire(options), resource, lock),
+      acquire: async () => {
+        const held = await lock.acquire(options);
+        const owner = held.toJSON().owner;
+        const own = () => inspectedLeaseMs(inspector, name, "read-write-lock", owner, "read");
+        const asLock = asHeld(held, resource, lock);
+        return { ...asLock, lease: { ...asLock.lease, serverMs: own } };
+      },
     });
   },
 };
