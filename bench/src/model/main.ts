@@ -8,7 +8,7 @@ import { measure } from "../run/metrics.ts";
 import { exponential, seededRandom } from "../run/random.ts";
 import { EventClock } from "./clock.ts";
 import { ModelServer } from "./server.ts";
-import { ModelWorker, type ModelWorld } from "./worker.ts";
+import { ModelWorker, type ModelParams, type ModelWorld } from "./worker.ts";
 
 export interface ModelRun {
   readonly workers: number;
@@ -24,6 +24,7 @@ export interface ModelRun {
   readonly csMs?: number;
   /** The wait strategy under test. @default justInTimeStrategy() */
   readonly strategy?: WaitStrategy;
+  readonly peek?: ModelParams["peek"];
 }
 
 export function runModel(run: ModelRun) {
@@ -52,6 +53,7 @@ export function runModel(run: ModelRun) {
       push: run.push,
       claimMs,
       strategy: run.strategy ?? justInTimeStrategy(),
+      ...(run.peek ? { peek: run.peek } : {}),
     },
   };
   for (let i = 0; i < run.workers; i++) workers.push(new ModelWorker(i, world));

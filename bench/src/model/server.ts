@@ -9,6 +9,7 @@ export interface Busy {
   readonly holdAgeMs: number;
   readonly meanCycleMs: number;
   readonly serverMs: number;
+  readonly seenAgoMs?: number;
 }
 
 export type AcquireAnswer = { readonly granted: number } | { readonly busy: Busy };
@@ -53,7 +54,7 @@ export class ModelServer {
       else this.queue.push({ owner, deadline: now + returnWithinMs });
       position = this.queue.findIndex((w) => w.owner === owner) + 1;
     }
-    const age = h.g ? 0 : now - (h.u ?? h.t);
+    const age = h.g && h.u === undefined ? 0 : now - (h.u ?? h.t);
     return {
       busy: {
         pttl: h.expiresAt - now,
@@ -63,8 +64,18 @@ export class ModelServer {
         holdAgeMs: age,
         meanCycleMs: Math.floor(this.stats?.y ?? 0),
         serverMs: now,
+        seenAgoMs: h.g && h.u === undefined ? -1 : now - (h.u ?? h.t),
       },
     };
+  }
+
+  /** Read-only but for marking a grant seen: the fence of the grant reserved for `owner`. */
+  peek(owner: number): number | undefined {
+    this.#expire();
+    const h = this.holder;
+    if (!h || h.owner !== owner) return undefined;
+    if (h.g && h.u === undefined) h.u = this.clock.now;
+    return h.fence;
   }
 
   release(owner: number, fence: number): boolean {

@@ -13,6 +13,13 @@ export interface ModelParams {
   readonly push: boolean;
   readonly claimMs: number;
   readonly strategy: WaitStrategy;
+  /**
+   * A design not in the library, to see how far more polls per section go: the head sends
+   * read-only polls (`ModelServer.peek`) every `periodMs` without waiting for their answers, at
+   * most `max` of them, and enters on the first that finds its grant (claiming later, as on a
+   * pushed grant); then attempts again.
+   */
+  readonly peek?: { readonly periodMs: number; readonly max: number };
 }
 
 export interface ModelWorld {
@@ -140,6 +147,26 @@ export class ModelWorker {
     const cap = b.hint.pttl > 0 ? b.hint.pttl : Infinity;
     const delay = Math.max(0, Math.min(wanted, cap) - (this.w.clock.now - b.replyAt));
     const token = ++this.#timer;
+    const peek = this.w.params.peek;
+    if (peek && b.hint.position === 1) {
+      // Seen: any poll sent now lands after the earliest release (the holder learned of its
+      // grant over half a round trip before our answer left): peek from now. Unseen: as aimed.
+      const seen = (b.hint.seenAgoMs ?? -1) >= 0;
+      const first = seen ? 0 : delay;
+      for (let k = 0; k < peek.max; k++)
+        this.w.clock.after(first + k * peek.periodMs, () => {
+          if (token !== this.#timer) return;
+          this.#send(
+            () => this.w.server.peek(this.id),
+            (fence) => {
+              if (token !== this.#timer) return;
+              if (fence !== undefined) return this.#enter(fence, true);
+              if (k === peek.max - 1 && !this.#inFlight) this.#attempt(b.attempt + 1);
+            },
+          );
+        });
+      return;
+    }
     this.w.clock.after(delay, () => {
       if (token === this.#timer && !this.#inFlight) this.#attempt(b.attempt + 1);
     });
