@@ -19,6 +19,7 @@ import {
 } from "./worlds.ts";
 
 // Lines of the shared protocol prologue/epilogue (common/protocol-*.lua) as they ship: compact,
+// in the .lua files' names (`replaceOnce` renames them as the shipped Lua is renamed),
 // inside every @protocol script. A transform names one script, so only that operation weakens.
 const RECORD_EVERY_ANSWER =
   "redis.call('SET', op_key, table.concat(__parts, ','), 'PX', math.max(op_deadline + op_margin - now_ms, 1))";

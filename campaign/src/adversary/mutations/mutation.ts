@@ -1,5 +1,9 @@
 import type { testSeams } from "../../../../packages/core/src/test-seams.ts";
+import { LUA_NAMES } from "../../../../packages/core/scripts/lua-names.generated.ts";
+import { renameLua } from "../../../../packages/core/scripts/lua-names.ts";
 import type { AdversaryConfig } from "../configs.ts";
+
+const SHIPPED_NAMES = new Map(Object.entries(LUA_NAMES));
 
 /** A script of the core under test, by `family/name` (as the scheduler names it). */
 export type ScriptName = `${string}/${string}`;
@@ -44,11 +48,18 @@ export interface Mutation {
 }
 
 /**
- * Replaces the one occurrence of `find` in `source` (a script's shipped, compact text). Fails
- * loudly when it is missing or ambiguous, so a mutation cannot silently stop mutating after the
- * script it weakens is edited.
+ * Replaces the one occurrence of `find` in `source` (a script's shipped, compact text). `find` and
+ * `replacement` are written with the .lua files' names; they are renamed as the shipped Lua's
+ * locals are (`LUA_NAMES`). Fails loudly when `find` is missing or ambiguous, so a mutation cannot
+ * silently stop mutating after the script it weakens is edited.
  */
-export function replaceOnce(source: string, find: string, replacement: string): string {
+export function replaceOnce(
+  source: string,
+  readableFind: string,
+  readableReplacement: string,
+): string {
+  const find = renameLua(readableFind, SHIPPED_NAMES);
+  const replacement = renameLua(readableReplacement, SHIPPED_NAMES);
   const at = source.indexOf(find);
   if (at < 0) throw new Error(`mutation no longer matches its script: ${JSON.stringify(find)}`);
   if (source.indexOf(find, at + 1) >= 0)

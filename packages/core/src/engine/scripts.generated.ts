@@ -4,8 +4,8 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const settleScript = {
   name: "settle",
-  sha: "96eb8a8bb0531b98234321047683634071321f3c" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\nlocal raw = redis.call('GET', KEYS[1])\nif raw == 'x' then return {-101} end\nif raw then\nlocal recorded = {}\nfor part in string.gmatch(raw, '[^,]+') do recorded[#recorded + 1] = tonumber(part) end\nreturn recorded\nend\nlocal ttl = tonumber(ARGV[1]) + tonumber(ARGV[2]) - now_ms\nif ttl <= 0 then return {-102} end\nredis.call('SET', KEYS[1], 'x', 'PX', ttl)\nreturn {-101}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "1430682aeef139175c8f6840227ce9f8034f01b0" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\nlocal ga = redis.call('GET', KEYS[1])\nif ga == 'x' then return {-101} end\nif ga then\nlocal e = {}\nfor la in string.gmatch(ga, '[^,]+') do e[#e + 1] = tonumber(la) end\nreturn e\nend\nlocal ttl = tonumber(ARGV[1]) + tonumber(ARGV[2]) - a\nif ttl <= 0 then return {-102} end\nredis.call('SET', KEYS[1], 'x', 'PX', ttl)\nreturn {-101}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["op"],
   args: ["deadline", "margin"],

@@ -4,8 +4,8 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "2dd942eb37055c9a2ed538b0b22bd9c7372fe202" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + "local lock_key, fence_key, queue_key, deadlines_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence_ttl, channel_prefix = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\n" + luaLockAbandonTake + "redis.call('DEL', lock_key)\ngrant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil)\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "ee9f6b2a01ed07268bf9ded9007301b086f7e7fb" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\n" + luaCommonFence + luaCommonOpRecord + luaFairLockGrantHead + "local w, y, h, d, H = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal L, O, o = ARGV[1], tonumber(ARGV[4]), ARGV[5]\nlocal vb = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - a, 1)\n" + luaLockAbandonTake + "redis.call('DEL', w)\nja(w, y, h, d, O, o, nil)\nreturn {1}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "fence", "queue", "deadlines", "op"],
   args: ["owner", "deadline", "margin", "fenceTtlMs", "channelPrefix"],
@@ -14,8 +14,8 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "0e7de7b747a3270d2112155309110705a15d1af3" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, lease = ARGV[1], tonumber(ARGV[2])\nlocal queue, return_within = ARGV[3] == '1', tonumber(ARGV[4])\nlocal fence_ttl, channel_prefix, queued_before = tonumber(ARGV[5]), ARGV[6], ARGV[7] == '1'\n" + luaFairLockGranted + "local state = redis.call('HMGET', lock_key, 'o', 'g', 't', 'v', 'f', 'c', 'w')\nlocal holder, claimed, granted_at = state[1], state[2], state[3]\n" + luaFairLockReenter + "if holder == owner then return reenter() end\nlocal refreshed = queue and queued_before and refresh_deadline(queue_key, deadlines_key, owner, return_within)\nlocal queue_absent = false\nif not holder then\n" + luaFairLockTakeFree + "if holder == owner then return reenter() end\nend\nlocal pttl = live_pttl(lock_key)\nlocal position = 0\nif queue then\nmark_queued(lock_key, state)\nposition = enqueue(queue_key, deadlines_key, owner, return_within, pttl, refreshed)\nelse\nlocal rank = redis.call('ZRANK', queue_key, owner)\nif rank then position = rank + 1 end\nend\nlocal mean_hold = tonumber(redis.call('HGET', stats_key, 'h') or '0')\nlocal age = now_ms - tonumber(granted_at or now_ms)\nreturn {0, 0, 0, pttl, position, math.floor(mean_hold), age, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "773f56b0bfed02fa380304fd3556658ad8f43898" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaCommonFence + luaCommonLivePttl + luaFairLockGrantHead + luaFairLockEnqueue + "local w, y, h, d, ra = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal L, oa = ARGV[1], tonumber(ARGV[2])\nlocal zb, ka = ARGV[3] == '1', tonumber(ARGV[4])\nlocal O, o, pb = tonumber(ARGV[5]), ARGV[6], ARGV[7] == '1'\n" + luaFairLockGranted + "local J = redis.call('HMGET', w, 'o', 'g', 't', 'v', 'f', 'c', 'w')\nlocal Fa, Mb, cb = J[1], J[2], J[3]\n" + luaFairLockReenter + "if Fa == L then return Pb() end\nlocal jb = zb and pb and yb(h, d, L, ka)\nlocal Gb = false\nif not Fa then\n" + luaFairLockTakeFree + "if Fa == L then return Pb() end\nend\nlocal lb = ib(w)\nlocal Ja = 0\nif zb then\nJb(w, J)\nJa = dc(h, d, L, ka, lb, jb)\nelse\nlocal Hb = redis.call('ZRANK', h, L)\nif Hb then Ja = Hb + 1 end\nend\nlocal Cb = tonumber(redis.call('HGET', ra, 'h') or '0')\nlocal gc = a - tonumber(cb or a)\nreturn {0, 0, 0, lb, Ja, math.floor(Cb), gc, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],
   args: ["owner", "leaseMs", "queue", "returnWithinMs", "fenceTtlMs", "channelPrefix", "queuedBefore"],
@@ -24,8 +24,8 @@ export const acquireScript = {
 
 export const extendScript = {
   name: "extend",
-  sha: "5606549a15b3a4b066683af54df363dd2086e791" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\nlocal state = redis.call('HMGET', KEYS[1], 'o', 'f', 'v', 'g')\nif state[1] ~= ARGV[1] or state[2] ~= ARGV[2] then return {0, 0, 0} end\nlocal version = tonumber(state[3] or '0')\nif version ~= tonumber(ARGV[3]) then return {2, version, redis.call('PTTL', KEYS[1])} end\nif state[4] == '1' then redis.call('HDEL', KEYS[1], 'g') end\nredis.call('HSET', KEYS[1], 'v', version + 1)\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))\nreturn {1, version + 1, tonumber(ARGV[4])}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "e1095c71594714e5d3045f66fd945966d1f67282" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\nlocal J = redis.call('HMGET', KEYS[1], 'o', 'f', 'v', 'g')\nif J[1] ~= ARGV[1] or J[2] ~= ARGV[2] then return {0, 0, 0} end\nlocal xa = tonumber(J[3] or '0')\nif xa ~= tonumber(ARGV[3]) then return {2, xa, redis.call('PTTL', KEYS[1])} end\nif J[4] == '1' then redis.call('HDEL', KEYS[1], 'g') end\nredis.call('HSET', KEYS[1], 'v', xa + 1)\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))\nreturn {1, xa + 1, tonumber(ARGV[4])}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock"],
   args: ["owner", "fence", "version", "leaseMs"],
@@ -34,8 +34,8 @@ export const extendScript = {
 
 export const forceUnlockScript = {
   name: "force-unlock",
-  sha: "55bdf99650891706826be85a4517a467dea73818" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + "if redis.call('DEL', KEYS[1]) == 0 then return {0} end\ngrant_head(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[1]), ARGV[2], nil)\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "2dfdaaf48c7e1246a529c445268f3378ad63de52" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaCommonFence + luaFairLockGrantHead + "if redis.call('DEL', KEYS[1]) == 0 then return {0} end\nja(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[1]), ARGV[2], nil)\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines"],
   args: ["fenceTtlMs", "channelPrefix"],
@@ -44,8 +44,8 @@ export const forceUnlockScript = {
 
 export const inspectScript = {
   name: "inspect",
-  sha: "7c523074b10ef32a69407d062b87afa619fc374d" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\nlocal waiters = redis.call('ZCOUNT', KEYS[2], now_ms, '+inf')\nlocal state = redis.call('HMGET', KEYS[1], 'o', 'c', 'f', 'g')\nif not state[1] then return {0, 0, 0, 0, waiters, 0} end\nlocal count = tonumber(state[2])\nlocal mine = 0\nif state[1] == ARGV[1] and state[4] ~= '1' then mine = count end\nreturn {1, mine, redis.call('PTTL', KEYS[1]), tonumber(state[3]), waiters, count}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "80306c930de11e9eaca08f3d6ca8cbe9d1f5fe2e" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\nlocal Bb = redis.call('ZCOUNT', KEYS[2], a, '+inf')\nlocal J = redis.call('HMGET', KEYS[1], 'o', 'c', 'f', 'g')\nif not J[1] then return {0, 0, 0, 0, Bb, 0} end\nlocal Aa = tonumber(J[2])\nlocal eb = 0\nif J[1] == ARGV[1] and J[4] ~= '1' then eb = Aa end\nreturn {1, eb, redis.call('PTTL', KEYS[1]), tonumber(J[3]), Bb, Aa}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["lock", "deadlines"],
   args: ["owner"],
@@ -54,8 +54,8 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "622441152013c7ead6a4a60c592e78f4a3bb4996" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local lock_key, fence_key, queue_key, deadlines_key, stats_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal owner, fence = ARGV[1], ARGV[2]\nlocal fence_ttl, channel_prefix, stats_ttl = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "record_hold(stats_key, held_since, stats_ttl)\nif state[7] == '1' then grant_head(lock_key, fence_key, queue_key, deadlines_key, fence_ttl, channel_prefix, nil) end\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "7a182e646ee1fc944e2525e091d748c92022e09c" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaCommonFence + luaFairLockGrantHead + luaFairLockHoldStats + "local w, y, h, d, ra = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal L, r = ARGV[1], ARGV[2]\nlocal O, o, Ra = tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])\n" + luaFairLockReleaseLevel + "Lb(ra, Qb, Ra)\nif J[7] == '1' then ja(w, y, h, d, O, o, nil) end\nreturn {1, 0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence", "queue", "deadlines", "stats"],
   args: ["owner", "fence", "fenceTtlMs", "channelPrefix", "statsTtlMs"],

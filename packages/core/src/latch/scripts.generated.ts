@@ -4,8 +4,8 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const countDownScript = {
   name: "count-down",
-  sha: "54d8476425192fab96739d181dca9690050c2f1d" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\nlocal state = redis.call('HMGET', KEYS[1], 'c', 'ttl')\nif not state[1] then return {0, 0} end\nlocal count = tonumber(state[1]) - 1\nif count <= 0 then\nredis.call('DEL', KEYS[1])\nredis.call('PUBLISH', ARGV[1], 'open')\nreturn {1, 0}\nend\nredis.call('HSET', KEYS[1], 'c', count)\nredis.call('PEXPIRE', KEYS[1], tonumber(state[2]))\nreturn {1, count}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "2e6c7a1bb8097785b65f1b115d732a21a736b439" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\nlocal J = redis.call('HMGET', KEYS[1], 'c', 'ttl')\nif not J[1] then return {0, 0} end\nlocal Aa = tonumber(J[1]) - 1\nif Aa <= 0 then\nredis.call('DEL', KEYS[1])\nredis.call('PUBLISH', ARGV[1], 'open')\nreturn {1, 0}\nend\nredis.call('HSET', KEYS[1], 'c', Aa)\nredis.call('PEXPIRE', KEYS[1], tonumber(J[2]))\nreturn {1, Aa}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["latch"],
   args: ["channel"],
@@ -14,8 +14,8 @@ export const countDownScript = {
 
 export const getCountScript = {
   name: "get-count",
-  sha: "0fb25008acd2fb71ef69c70559b2c7de4634a923" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\nlocal count = redis.call('HGET', KEYS[1], 'c')\nif not count then return {0, 0} end\nreturn {tonumber(count), redis.call('PTTL', KEYS[1])}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "dd0c79098b79f1bee0d2631129a7500154b47cde" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\nlocal Aa = redis.call('HGET', KEYS[1], 'c')\nif not Aa then return {0, 0} end\nreturn {tonumber(Aa), redis.call('PTTL', KEYS[1])}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["latch"],
   args: [],
@@ -24,8 +24,8 @@ export const getCountScript = {
 
 export const trySetCountScript = {
   name: "try-set-count",
-  sha: "257294790b84b2f68a902e4ccbd0593a85f5a84f" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\nlocal current = redis.call('HGET', KEYS[1], 'c')\nif current then return {0, tonumber(current)} end\nredis.call('HSET', KEYS[1], 'c', ARGV[1], 'ttl', ARGV[2])\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))\nreturn {1, tonumber(ARGV[1])}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "6f861097ae2cae20b2af138db8cbf418bc2efdf6" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\nlocal mc = redis.call('HGET', KEYS[1], 'c')\nif mc then return {0, tonumber(mc)} end\nredis.call('HSET', KEYS[1], 'c', ARGV[1], 'ttl', ARGV[2])\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))\nreturn {1, tonumber(ARGV[1])}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["latch"],
   args: ["count", "ttlMs"],

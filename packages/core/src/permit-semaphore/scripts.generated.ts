@@ -4,8 +4,8 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "1e32dd5269feacbd0904c8a87a6ee6453107a47d" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaCommonFence + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]\nlocal waiter = ARGV[1]\nlocal op_ttl = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - now_ms, 1)\nlocal claim_ms, channel_prefix = tonumber(ARGV[4]), ARGV[5]\nlocal quarantine = {key = KEYS[7], ms = tonumber(ARGV[6]), ttl = tonumber(ARGV[7])}\nif op_get(op_key) == 'x' then return {0} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nredis.call('ZREM', queue_key, waiter)\nredis.call('ZREM', deadlines_key, waiter)\nreclaim(permits_key, versions_key)\nlocal removed = redis.call('ZREM', permits_key, waiter)\nredis.call('HDEL', versions_key, waiter)\npass_on(state_key, permits_key, versions_key, queue_key, deadlines_key, claim_ms, channel_prefix, quarantine, {key = KEYS[8], ttl = tonumber(ARGV[8])})\nreturn {removed}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "5a5111136df4fe8a8ebd7eb5540796040ed5344f" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaCommonFence + luaPermitSemaphoreGrantHeads + "local R, s, N, h, d, H = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]\nlocal gb = ARGV[1]\nlocal vb = math.max(tonumber(ARGV[2]) + tonumber(ARGV[3]) - a, 1)\nlocal G, o = tonumber(ARGV[4]), ARGV[5]\nlocal V = {key = KEYS[7], ms = tonumber(ARGV[6]), ttl = tonumber(ARGV[7])}\nif kb(H) == 'x' then return {0} end\nredis.call('SET', H, 'x', 'PX', vb)\nredis.call('ZREM', h, gb)\nredis.call('ZREM', d, gb)\nmb(s, N)\nlocal Cc = redis.call('ZREM', s, gb)\nredis.call('HDEL', N, gb)\nEb(R, s, N, h, d, G, o, V, {key = KEYS[8], ttl = tonumber(ARGV[8])})\nreturn {Cc}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["state", "permits", "versions", "queue", "deadlines", "op", "sentinel", "fence"],
   args: ["waiter", "deadline", "margin", "claimMs", "channelPrefix", "quarantineMs", "sentinelTtlMs", "fenceTtlMs"],
@@ -14,8 +14,8 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "638405611f3d4907e3ad92023ac407b02daee3d2" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key, fence_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]\nlocal waiter, lease, queue, queued_before = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4] == '1'\nlocal return_within, claim_ms, fence_ttl, channel_prefix = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]\nlocal function granted(fresh, kept)\nredis.call('ZADD', permits_key, now_ms + lease, waiter)\nkeep_permits_key(permits_key, now_ms + lease, fresh, kept)\nreturn {1, next_fence(fence_key, fence_ttl), lease, 0, 0}\nend\nlocal grant = queued_before and live_expiry(permits_key, waiter)\nif grant then return granted(false, grant) end\nlocal free, none_held, queue_empty, to_self = grant_heads(state_key, permits_key, versions_key, queue_key, deadlines_key, claim_ms, channel_prefix, waiter, quarantine, {key = fence_key, ttl = fence_ttl})\nif queue_empty and free > 0 and quarantine_left(quarantine) == 0 then return granted(none_held) end\nif to_self then return granted(false, now_ms + claim_ms) end\nif not queue_empty and free > 0 and redis.call('ZCARD', queue_key) == 0 then\nif quarantine_left(quarantine) == 0 then return granted(false) end\nend\nif queue then\nredis.call('ZADD', queue_key, 'NX', now_us, waiter)\nredis.call('ZADD', deadlines_key, now_ms + return_within, waiter)\nlocal horizon = return_within + 60000\nredis.call('PEXPIRE', queue_key, horizon)\nredis.call('PEXPIRE', deadlines_key, horizon)\nend\nlocal position = 0\nlocal rank = redis.call('ZRANK', queue_key, waiter)\nif rank then position = rank + 1 end\nlocal next_expiry = 0\nlocal first = redis.call('ZRANGE', permits_key, 0, 0, 'WITHSCORES')\nif first[2] then next_expiry = math.max(tonumber(first[2]) - now_ms, 1) end\nlocal left = quarantine_running(quarantine)\nif left > 0 then return {-3, 0, 0, left, position} end\nreturn {0, 0, 0, next_expiry, position}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "17b291e93fb011b85c84deacd4f34cd490f3edcb" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local R, s, N, h, d, y = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]\nlocal gb, oa, zb, pb = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4] == '1'\nlocal ka, G, O, o = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]\nlocal function Sa(La, Ba)\nredis.call('ZADD', s, a + oa, gb)\nya(s, a + oa, La, Ba)\nreturn {1, W(y, O), oa, 0, 0}\nend\nlocal zc = pb and xb(s, gb)\nif zc then return Sa(false, zc) end\nlocal ba, ma, rb, ua = Ca(R, s, N, h, d, G, o, gb, V, {key = y, ttl = O})\nif rb and ba > 0 and K(V) == 0 then return Sa(ma) end\nif ua then return Sa(false, a + G) end\nif not rb and ba > 0 and redis.call('ZCARD', h) == 0 then\nif K(V) == 0 then return Sa(false) end\nend\nif zb then\nredis.call('ZADD', h, 'NX', F, gb)\nredis.call('ZADD', d, a + ka, gb)\nlocal Ua = ka + 60000\nredis.call('PEXPIRE', h, Ua)\nredis.call('PEXPIRE', d, Ua)\nend\nlocal Ja = 0\nlocal Hb = redis.call('ZRANK', h, gb)\nif Hb then Ja = Hb + 1 end\nlocal Wb = 0\nlocal ea = redis.call('ZRANGE', s, 0, 0, 'WITHSCORES')\nif ea[2] then Wb = math.max(tonumber(ea[2]) - a, 1) end\nlocal Qa = S(V)\nif Qa > 0 then return {-3, 0, 0, Qa, Ja} end\nreturn {0, 0, 0, Wb, Ja}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "permits", "versions", "queue", "deadlines", "fence"],
   args: ["waiter", "leaseMs", "queue", "queuedBefore", "returnWithinMs", "claimMs", "fenceTtlMs", "channelPrefix"],
@@ -24,8 +24,8 @@ export const acquireScript = {
 
 export const changePermitsScript = {
   name: "change-permits",
-  sha: "8c213d165638c0460315da642c06174ea7c43c13" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal mode, amount, claim_ms, channel_prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]\nlocal fence = {key = KEYS[6], ttl = tonumber(ARGV[5])}\nreclaim(permits_key, versions_key)\nlocal total = tonumber(redis.call('HGET', state_key, 't') or '0')\nlocal refused = (mode == 'set' and redis.call('EXISTS', state_key) == 1) or (mode == 'add' and total + amount < 0)\nif refused then return {0, available(state_key, permits_key, versions_key), total} end\nif mode == 'set' then total = amount else total = total + amount end\nredis.call('HSET', state_key, 't', total)\nlocal free = grant_heads(state_key, permits_key, versions_key, queue_key, deadlines_key, claim_ms, channel_prefix, nil, quarantine, fence)\nreturn {1, free, total}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "6b2da23e2474e71bcbb036a39a609fbb8f63a3c4" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local R, s, N, h, d = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal wc, kc, G, o = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]\nlocal r = {key = KEYS[6], ttl = tonumber(ARGV[5])}\nmb(s, N)\nlocal na = tonumber(redis.call('HGET', R, 't') or '0')\nlocal Bc = (wc == 'set' and redis.call('EXISTS', R) == 1) or (wc == 'add' and na + kc < 0)\nif Bc then return {0, A(R, s, N), na} end\nif wc == 'set' then na = kc else na = na + kc end\nredis.call('HSET', R, 't', na)\nlocal ba = Ca(R, s, N, h, d, G, o, nil, V, r)\nreturn {1, ba, na}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "permits", "versions", "queue", "deadlines", "fence"],
   args: ["mode", "amount", "claimMs", "channelPrefix", "fenceTtlMs"],
@@ -34,8 +34,8 @@ export const changePermitsScript = {
 
 export const extendScript = {
   name: "extend",
-  sha: "7b9c50eaa64d586dfbb681b2ddb6f99c2944f119" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaPermitSemaphoreGrantHeads + "local permits_key, versions_key, permit = KEYS[1], KEYS[2], ARGV[1]\nlocal lease = tonumber(ARGV[3])\nlocal expiry = tonumber(redis.call('ZSCORE', permits_key, permit))\nif not expiry or expiry < now_ms then return {0, 0, 0} end\nlocal version = tonumber(redis.call('HGET', versions_key, permit) or '0')\nif version ~= tonumber(ARGV[2]) then return {2, version, expiry - now_ms} end\nredis.call('ZADD', permits_key, 'XX', now_ms + lease, permit)\nredis.call('HSET', versions_key, permit, version + 1)\nkeep_permits_key(permits_key, now_ms + lease)\nif redis.call('PTTL', versions_key) < lease + 1000 then redis.call('PEXPIRE', versions_key, lease + 1000) end\nreturn {1, version + 1, lease}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "0291f6f00e0d1bbae753a8872ff99bafee6bf266" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaPermitSemaphoreGrantHeads + "local s, N, Db = KEYS[1], KEYS[2], ARGV[1]\nlocal oa = tonumber(ARGV[3])\nlocal ha = tonumber(redis.call('ZSCORE', s, Db))\nif not ha or ha < a then return {0, 0, 0} end\nlocal xa = tonumber(redis.call('HGET', N, Db) or '0')\nif xa ~= tonumber(ARGV[2]) then return {2, xa, ha - a} end\nredis.call('ZADD', s, 'XX', a + oa, Db)\nredis.call('HSET', N, Db, xa + 1)\nya(s, a + oa)\nif redis.call('PTTL', N) < oa + 1000 then redis.call('PEXPIRE', N, oa + 1000) end\nreturn {1, xa + 1, oa}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["permits", "versions"],
   args: ["permit", "version", "leaseMs"],
@@ -44,8 +44,8 @@ export const extendScript = {
 
 export const inspectScript = {
   name: "inspect",
-  sha: "1566c173f6a8f0acc99c3a71b85306d20f0c7614" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\nlocal total = redis.call('HGET', KEYS[1], 't')\nlocal live = redis.call('ZCOUNT', KEYS[2], now_ms, '+inf')\nif not total then return {0, -live, 0, live, redis.call('ZCARD', KEYS[3])} end\nreturn {1, tonumber(total) - live, tonumber(total), live, redis.call('ZCARD', KEYS[3])}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "6f67a266780567fa3969c0451dd1dc2b6db9b9fe" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\nlocal na = redis.call('HGET', KEYS[1], 't')\nlocal hb = redis.call('ZCOUNT', KEYS[2], a, '+inf')\nif not na then return {0, -hb, 0, hb, redis.call('ZCARD', KEYS[3])} end\nreturn {1, tonumber(na) - hb, tonumber(na), hb, redis.call('ZCARD', KEYS[3])}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["state", "permits", "queue"],
   args: [],
@@ -54,8 +54,8 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "bd04c4bcc248edeabd6fdc1959ed1e07a3d5ed04" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local state_key, permits_key, versions_key, queue_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal permit, claim_ms, channel_prefix = ARGV[1], tonumber(ARGV[2]), ARGV[3]\nlocal fence, renewed = {key = KEYS[6], ttl = tonumber(ARGV[4])}, ARGV[5] == '1'\nlocal expiry = tonumber(redis.call('ZSCORE', permits_key, permit))\nif not expiry then return {0} end\nredis.call('ZREM', permits_key, permit)\nif renewed then redis.call('HDEL', versions_key, permit) end\npass_on(state_key, permits_key, versions_key, queue_key, deadlines_key, claim_ms, channel_prefix, quarantine, fence, expiry)\nif expiry < now_ms then return {0} end\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "1e40bf66a24994a600fa4ba493eb10d61a28ffb8" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaCommonFence + luaPermitSemaphoreGrantHeads + "local R, s, N, h, d = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal Db, G, o = ARGV[1], tonumber(ARGV[2]), ARGV[3]\nlocal r, Dc = {key = KEYS[6], ttl = tonumber(ARGV[4])}, ARGV[5] == '1'\nlocal ha = tonumber(redis.call('ZSCORE', s, Db))\nif not ha then return {0} end\nredis.call('ZREM', s, Db)\nif Dc then redis.call('HDEL', N, Db) end\nEb(R, s, N, h, d, G, o, V, r, ha)\nif ha < a then return {0} end\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "permits", "versions", "queue", "deadlines", "fence"],
   args: ["permit", "claimMs", "channelPrefix", "fenceTtlMs", "renewed"],

@@ -4,8 +4,8 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const acquireScript = {
   name: "acquire",
-  sha: "2eb5e2813a69b745fa4991c4f5b5490cdb7ecde9" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\nif redis.call('HSETNX', KEYS[1], 'o', ARGV[1]) == 0 then\nreturn {0, 0, redis.call('PTTL', KEYS[1])}\nend\nlocal left = quarantine_left(quarantine)\nif left > 0 then\nredis.call('DEL', KEYS[1])\nreturn {-3, 0, left}\nend\nlocal lease = tonumber(ARGV[2])\nredis.call('PEXPIRE', KEYS[1], lease)\nlocal stored = tonumber(redis.call('GET', KEYS[2]) or '0')\nreturn {1, math.max(stored + 1, now_us), lease}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "701ba993af1c755c495fdfb6c12ae958f979a9dd" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\nif redis.call('HSETNX', KEYS[1], 'o', ARGV[1]) == 0 then\nreturn {0, 0, redis.call('PTTL', KEYS[1])}\nend\nlocal Qa = K(V)\nif Qa > 0 then\nredis.call('DEL', KEYS[1])\nreturn {-3, 0, Qa}\nend\nlocal oa = tonumber(ARGV[2])\nredis.call('PEXPIRE', KEYS[1], oa)\nlocal da = tonumber(redis.call('GET', KEYS[2]) or '0')\nreturn {1, math.max(da + 1, F), oa}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence"],
   args: ["token", "leaseMs"],
@@ -14,8 +14,8 @@ export const acquireScript = {
 
 export const commitScript = {
   name: "commit",
-  sha: "78bd6524d09acadf6925d88f045f1e34b63a8b3f" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\nif redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then return {0} end\nlocal ttl = tonumber(ARGV[3])\nlocal previous = redis.call('SET', KEYS[2], ARGV[2], 'PX', ttl, 'GET')\nif previous and tonumber(previous) > tonumber(ARGV[2]) then\nredis.call('SET', KEYS[2], previous, 'PX', ttl)\nend\nredis.call('HSET', KEYS[1], 'f', ARGV[2])\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "9b33f1aa57aa1cd5ea20b2d652c11f34a51fcef2" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\nif redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then return {0} end\nlocal ttl = tonumber(ARGV[3])\nlocal pa = redis.call('SET', KEYS[2], ARGV[2], 'PX', ttl, 'GET')\nif pa and tonumber(pa) > tonumber(ARGV[2]) then\nredis.call('SET', KEYS[2], pa, 'PX', ttl)\nend\nredis.call('HSET', KEYS[1], 'f', ARGV[2])\nreturn {1}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "fence"],
   args: ["token", "fence", "fenceTtlMs"],
@@ -24,8 +24,8 @@ export const commitScript = {
 
 export const extendScript = {
   name: "extend",
-  sha: "0a08e89990f4adce22024ccc015317d541053536" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\nlocal state = redis.call('HMGET', KEYS[1], 'o', 'v')\nif state[1] ~= ARGV[1] then return {0, 0, 0} end\nlocal version = tonumber(state[2] or '0')\nif version ~= tonumber(ARGV[2]) then return {2, version, redis.call('PTTL', KEYS[1])} end\nredis.call('HSET', KEYS[1], 'v', version + 1)\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\nreturn {1, version + 1, tonumber(ARGV[3])}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "667ccd40aa8affb177816f2d8fac8dca3791bee6" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\nlocal J = redis.call('HMGET', KEYS[1], 'o', 'v')\nif J[1] ~= ARGV[1] then return {0, 0, 0} end\nlocal xa = tonumber(J[2] or '0')\nif xa ~= tonumber(ARGV[2]) then return {2, xa, redis.call('PTTL', KEYS[1])} end\nredis.call('HSET', KEYS[1], 'v', xa + 1)\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\nreturn {1, xa + 1, tonumber(ARGV[3])}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock"],
   args: ["token", "version", "leaseMs"],
@@ -34,8 +34,8 @@ export const extendScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "660b6e1560bc7bebc64901b8d343d9782c91e54f" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\nif redis.call('HGET', KEYS[1], 'o') == ARGV[1] then\nredis.call('DEL', KEYS[1])\nreturn {1}\nend\nlocal until_ms = math.max(tonumber(ARGV[2]), op_deadline) + op_margin\nredis.call('SET', KEYS[2], 'x', 'PX', math.max(until_ms - now_ms, 1))\nreturn {0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "ffa76a3a0c6480285ed2b67253415ac73340e5d5" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\nif redis.call('HGET', KEYS[1], 'o') == ARGV[1] then\nredis.call('DEL', KEYS[1])\nreturn {1}\nend\nlocal b = math.max(tonumber(ARGV[2]), B) + U\nredis.call('SET', KEYS[2], 'x', 'PX', math.max(b - a, 1))\nreturn {0}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["lock", "acquisition"],
   args: ["token", "acquireDeadline"],

@@ -4,8 +4,8 @@ import type { ManifestScript } from "../engine/manifest.ts";
 
 export const abandonScript = {
   name: "abandon",
-  sha: "b26ca33f5061ec7783a936fa5b3b50d50b5ccb94" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key, op_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal waiter, permits = ARGV[1], tonumber(ARGV[2])\nlocal op_ttl = math.max(tonumber(ARGV[3]) + tonumber(ARGV[4]) - now_ms, 1)\nlocal claim_ms, channel_prefix = tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal quarantine = {key = KEYS[6], ms = tonumber(ARGV[7]), ttl = tonumber(ARGV[8])}\nlocal previous = op_get(op_key)\nif previous == 'x' then return {0, 1} end\nredis.call('SET', op_key, 'x', 'PX', op_ttl)\nredis.call('ZREM', queue_key, member)\nredis.call('ZREM', deadlines_key, member)\nlocal available, total = load_state(state_key, grants_key)\nlocal back = 0\nif redis.call('ZREM', grants_key, member) == 1 then back = back + permits end\nif previous and previous[1] == 1 then back = back + permits end\nif not total then return {back, 0} end\nlocal changed\navailable, changed = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + back)\nif back > 0 or changed then redis.call('HSET', state_key, 'a', available) end\nreturn {back, 0}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "ef50ce80c2ce97f0febbf124542fac9c412af3dc" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\n" + luaCommonOpRecord + luaCommonQuarantine + luaSemaphoreGrantHeads + "local R, h, d, ca, H = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\nlocal gb, bb = ARGV[1], tonumber(ARGV[2])\nlocal vb = math.max(tonumber(ARGV[3]) + tonumber(ARGV[4]) - a, 1)\nlocal G, o = tonumber(ARGV[5]), ARGV[6]\nlocal va = bb .. ':' .. gb\nlocal V = {key = KEYS[6], ms = tonumber(ARGV[7]), ttl = tonumber(ARGV[8])}\nlocal pa = kb(H)\nif pa == 'x' then return {0, 1} end\nredis.call('SET', H, 'x', 'PX', vb)\nredis.call('ZREM', h, va)\nredis.call('ZREM', d, va)\nlocal A, na = db(R, ca)\nlocal Sb = 0\nif redis.call('ZREM', ca, va) == 1 then Sb = Sb + bb end\nif pa and pa[1] == 1 then Sb = Sb + bb end\nif not na then return {Sb, 0} end\nlocal Ma\nA, Ma = Ca(h, d, ca, G, o, nil, V, A + Sb)\nif Sb > 0 or Ma then redis.call('HSET', R, 'a', A) end\nreturn {Sb, 0}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["state", "queue", "deadlines", "grants", "op", "sentinel"],
   args: ["waiter", "permits", "deadline", "margin", "claimMs", "channelPrefix", "quarantineMs", "sentinelTtlMs"],
@@ -14,8 +14,8 @@ export const abandonScript = {
 
 export const acquireScript = {
   name: "acquire",
-  sha: "4345176090b6934fafef730fbada53603185f6cd" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal waiter, permits, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'\nlocal return_within, claim_ms, channel_prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\nlocal member = permits .. ':' .. waiter\nlocal available, total = load_state(state_key, grants_key)\nlocal changed, queue_empty = false, false\nif total then\navailable, changed, queue_empty = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, member, quarantine, available)\nend\nlocal function settle(status, position)\nif changed then redis.call('HSET', state_key, 'a', available) end\nreturn {status, available, total or 0, position}\nend\nif redis.call('ZREM', grants_key, member) == 1 then\nreturn settle(1, 0)\nend\nlocal queued = not queue_empty and redis.call('ZSCORE', queue_key, member)\nif not queued and total and available >= permits and (queue_empty or redis.call('ZCARD', queue_key) == 0) then\nif quarantine_left(quarantine) == 0 then\navailable, changed = available - permits, true\nreturn settle(1, 0)\nend\nend\nlocal position = 0\nif queue then\nredis.call('ZADD', queue_key, 'NX', now_us, member)\nredis.call('ZADD', deadlines_key, now_ms + return_within, member)\nlocal horizon = return_within + 60000\nif redis.call('PTTL', queue_key) < horizon then\nredis.call('PEXPIRE', queue_key, horizon)\nredis.call('PEXPIRE', deadlines_key, horizon)\nend\nend\nlocal rank = redis.call('ZRANK', queue_key, member)\nif rank then position = rank + 1 end\nlocal left = quarantine_running(quarantine)\nif left > 0 then\nsettle(0, 0)\nreturn {-3, left, total or 0, position}\nend\nreturn settle(0, position)\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "35f269f3f0828dceab21f6404325263de5823d54" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaSemaphoreGrantHeads + "local R, h, d, ca = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal gb, bb, zb = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'\nlocal ka, G, o = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\nlocal va = bb .. ':' .. gb\nlocal A, na = db(R, ca)\nlocal Ma, rb = false, false\nif na then\nA, Ma, rb = Ca(h, d, ca, G, o, va, V, A)\nend\nlocal function bc(fb, Ja)\nif Ma then redis.call('HSET', R, 'a', A) end\nreturn {fb, A, na or 0, Ja}\nend\nif redis.call('ZREM', ca, va) == 1 then\nreturn bc(1, 0)\nend\nlocal Hc = not rb and redis.call('ZSCORE', h, va)\nif not Hc and na and A >= bb and (rb or redis.call('ZCARD', h) == 0) then\nif K(V) == 0 then\nA, Ma = A - bb, true\nreturn bc(1, 0)\nend\nend\nlocal Ja = 0\nif zb then\nredis.call('ZADD', h, 'NX', F, va)\nredis.call('ZADD', d, a + ka, va)\nlocal Ua = ka + 60000\nif redis.call('PTTL', h) < Ua then\nredis.call('PEXPIRE', h, Ua)\nredis.call('PEXPIRE', d, Ua)\nend\nend\nlocal Hb = redis.call('ZRANK', h, va)\nif Hb then Ja = Hb + 1 end\nlocal Qa = S(V)\nif Qa > 0 then\nbc(0, 0)\nreturn {-3, Qa, na or 0, Ja}\nend\nreturn bc(0, Ja)\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
   args: ["waiter", "permits", "queue", "returnWithinMs", "claimMs", "channelPrefix"],
@@ -24,8 +24,8 @@ export const acquireScript = {
 
 export const addPermitsScript = {
   name: "add-permits",
-  sha: "0025270d751fd68af582c32241a61112ed763ee5" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal delta, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\ntotal = total or 0\nif total + delta < 0 then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + delta)\nredis.call('HSET', state_key, 'a', available, 't', total + delta)\nreturn {1, available, total + delta}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "b0e4a57cc7a6109d72980855b4e13c188b0b1610" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaSemaphoreGrantHeads + "local R, h, d, ca = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal ic, G, o = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal A, na = db(R, ca)\nna = na or 0\nif na + ic < 0 then return {0, A, na} end\nA = Ca(h, d, ca, G, o, nil, V, A + ic)\nredis.call('HSET', R, 'a', A, 't', na + ic)\nreturn {1, A, na + ic}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
   args: ["delta", "claimMs", "channelPrefix"],
@@ -34,8 +34,8 @@ export const addPermitsScript = {
 
 export const inspectScript = {
   name: "inspect",
-  sha: "49251328ded9d350af2cab8b243f654259778992" as string,
-  source: (luaCommonReplyPrologue + "local __answer = (function()\nlocal state = redis.call('HMGET', KEYS[1], 'a', 't')\nif not state[2] then return {0, 0, 0, redis.call('ZCARD', KEYS[2]), 0} end\nlocal available = tonumber(state[1])\nfor _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. now_ms)) do\navailable = available + tonumber(string.match(member, '^(%d+):'))\nend\nreturn {1, available, tonumber(state[2]), redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[3])}\nend)()\n" + luaCommonReplyEpilogue) as string,
+  sha: "fd9a81bebec9fdce340b1bb29a6622ecdbcb25b2" as string,
+  source: (luaCommonReplyPrologue + "local c = (function()\nlocal J = redis.call('HMGET', KEYS[1], 'a', 't')\nif not J[2] then return {0, 0, 0, redis.call('ZCARD', KEYS[2]), 0} end\nlocal A = tonumber(J[1])\nfor _, va in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. a)) do\nA = A + tonumber(string.match(va, '^(%d+):'))\nend\nreturn {1, A, tonumber(J[2]), redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[3])}\nend)()\n" + luaCommonReplyEpilogue) as string,
   protocol: false,
   keys: ["state", "queue", "grants"],
   args: [],
@@ -44,8 +44,8 @@ export const inspectScript = {
 
 export const releaseScript = {
   name: "release",
-  sha: "8eccc364a19c5a69a2e926d3a6e5d886c8dabdf8" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal permits, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\ntotal = total or 0\nif available + permits > total then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, available + permits)\nredis.call('HSET', state_key, 'a', available)\nreturn {1, available, total}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "7adccc840c2040fef68aca97ba0a66238b006b6d" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaSemaphoreGrantHeads + "local R, h, d, ca = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal bb, G, o = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal A, na = db(R, ca)\nna = na or 0\nif A + bb > na then return {0, A, na} end\nA = Ca(h, d, ca, G, o, nil, V, A + bb)\nredis.call('HSET', R, 'a', A)\nreturn {1, A, na}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
   args: ["permits", "claimMs", "channelPrefix"],
@@ -54,8 +54,8 @@ export const releaseScript = {
 
 export const trySetPermitsScript = {
   name: "try-set-permits",
-  sha: "faf4fba3a249b782ee0e28b7a4eaed2da82f1162" as string,
-  source: (luaCommonProtocolPrologue + "local __answer = (function()\n" + luaSemaphoreGrantHeads + "local state_key, queue_key, deadlines_key, grants_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal permits, claim_ms, channel_prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal available, total = load_state(state_key, grants_key)\nif total then return {0, available, total} end\navailable = grant_heads(queue_key, deadlines_key, grants_key, claim_ms, channel_prefix, nil, quarantine, permits)\nredis.call('HSET', state_key, 'a', available, 't', permits)\nreturn {1, available, permits}\nend)()\n" + luaCommonProtocolEpilogue) as string,
+  sha: "483d2b6f0d8ba32ca3f4149b6f0c7dcfebc22396" as string,
+  source: (luaCommonProtocolPrologue + "local c = (function()\n" + luaSemaphoreGrantHeads + "local R, h, d, ca = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\nlocal bb, G, o = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]\nlocal A, na = db(R, ca)\nif na then return {0, A, na} end\nA = Ca(h, d, ca, G, o, nil, V, bb)\nredis.call('HSET', R, 'a', A, 't', bb)\nreturn {1, A, bb}\nend)()\n" + luaCommonProtocolEpilogue) as string,
   protocol: true,
   keys: ["state", "queue", "deadlines", "grants"],
   args: ["permits", "claimMs", "channelPrefix"],
