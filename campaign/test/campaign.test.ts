@@ -134,16 +134,25 @@ describe("fault campaign: late push, and a renewal failure that goes untold", ()
     cutOffChance: 1,
     cutOffMs: (rng) => rng.int(300, 800),
   });
-  const focused = () => focusedWorld(LOCKS, cutOffAfterEachMessage, seed);
+  const focused = (runSeed = seed) => focusedWorld(LOCKS, cutOffAfterEachMessage, runSeed);
 
   it("told (renew-failed), the checker finds every failure surfaced", async () => {
-    const run = await focused();
-    // Every rule, not only the one the pair is about: under late push and cut-offs a hold entered
-    // on a message must stay honest and exclusive too.
-    expect(run.result.violations, run.report).toEqual([]);
-    expect(run.result.figures.push.cutOff).toBeGreaterThan(0);
-    expect(run.result.figures.events["renew-failed"] ?? 0).toBeGreaterThan(0);
-  });
+    // Up to three runs, each of its own seed, until one has a renewal or claim fail in a cut-off:
+    // one needs a background request to fall inside a cut-off, and a CI run at a807465 had none
+    // (0 renew-failed, 0 violations). Every run must be clean.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const run = await focused(seed + attempt);
+      // Every rule, not only the one the pair is about: under late push and cut-offs a hold
+      // entered on a message must stay honest and exclusive too.
+      expect(run.result.violations, run.report).toEqual([]);
+      expect(run.result.figures.push.cutOff).toBeGreaterThan(0);
+      if ((run.result.figures.events["renew-failed"] ?? 0) > 0) {
+        console.info(`renew-failed told in run ${attempt + 1} of up to 3`);
+        return;
+      }
+    }
+    expect.fail("no renewal or claim failed in a cut-off in 3 runs: the world tested nothing");
+  }, 120_000);
 
   it("untold (seam renewFailuresUntold), the checker reports the failures it never saw surface", async () => {
     testSeams.renewFailuresUntold = true;
