@@ -157,13 +157,22 @@ describe("fault campaign: late push, and a renewal failure that goes untold", ()
   it("untold (seam renewFailuresUntold), the checker reports the failures it never saw surface", async () => {
     testSeams.renewFailuresUntold = true;
     try {
-      const run = await focused();
-      const rules = new Set(run.result.violations.map((v) => v.rule));
-      expect(rules).toContain("fault-unsurfaced");
+      // Up to three runs, as above: a run with no background request inside a cut-off has
+      // nothing to leave untold (a CI run at 0b38497 had none).
+      const reports: string[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const run = await focused(seed + attempt);
+        if (run.result.violations.some((v) => v.rule === "fault-unsurfaced")) {
+          console.info(`fault-unsurfaced reported in run ${attempt + 1} of up to 3`);
+          return;
+        }
+        reports.push(run.report);
+      }
+      expect.fail(`no fault-unsurfaced in 3 runs:\n${reports.join("\n")}`);
     } finally {
       testSeams.renewFailuresUntold = false;
     }
-  });
+  }, 120_000);
 });
 
 // Every worker's messages 20-80 ms late, never cut, never cut off: a waiter that enters on such

@@ -19,21 +19,24 @@ export function runLatchRegressions(target: RegressionTarget): void {
       const t = makeTestClient(late.backend, { prefix: keyPrefix(), ...options });
       return { ...t, late };
     };
-    // Small timings, and the smallest record TTL this client accepts (c6a5b43 took
-    // retryWindowMs + 1), so that every record expires within the test.
+    // Small timings; the first test runs at the smallest record TTL its client accepts (c6a5b43
+    // took retryWindowMs + 1), so that every record expires within the test.
     const timings = { requestTimeoutMs: 150, retryWindowMs: 300, clockErrorMs: 100 };
-    const smallest = async () => smallestRecordTtl(await target.makeRedis(), timings);
 
     it("a late copy of a countDown that a resend already applied counts once, also after its record expired", async () => {
-      const { client, late } = await make({ ...timings, operationRecordTtlMs: await smallest() });
+      // Roomier than `timings`: the resend must land within the retry window, and a CI run at
+      // 0b38497, under load, ran out of 300 ms (settled, BackendError) with the copy held back.
+      const roomy = { requestTimeoutMs: 400, retryWindowMs: 1_000, clockErrorMs: 100 };
+      const ttl = smallestRecordTtl(await target.makeRedis(), roomy);
+      const { client, late } = await make({ ...roomy, operationRecordTtlMs: ttl });
       const latch = client.countDownLatch("once");
       expect(await latch.trySetCount(3)).toBe(true);
       // The first copy is held back (its caller sees a timeout); the resend applies.
       late.on(runs(countDownScript), { kind: "hold" });
       expect(await latch.countDown()).toBe(2);
       expect(late.heldCount).toBe(1);
-      // Past every record's lifetime.
-      await delay(2_500);
+      // Past every record's lifetime: its deadline (within the retry window) plus its TTL.
+      await delay(roomy.retryWindowMs + ttl + 500);
       await late.deliver();
       expect(await latch.getCount()).toBe(2);
     });
