@@ -6,7 +6,9 @@
  * per hop) and at one like the bench's (1.5 ms, where push reaches what it reaches in the bench).
  * Each is a wrapper of the real strategy: only the public `WaitStrategy` seam is used. The last
  * rows try more polls per section, a design the library does not have: the head's overlapping
- * read-only polls (`peek`, see `ModelParams`), alone or with the waiters behind aimed later.
+ * read-only polls (`peek`, see `ModelParams`), alone or with the waiters behind aimed later; and
+ * a release that grants no one but leaves the lock to the first of the first K waiters to poll
+ * (`grantFirstOf`, see `ModelServer`), so that K waiters' polls share the wait for it.
  */
 import { justInTimeStrategy, type WaitStrategy } from "@edgelock/core";
 import { runModel } from "./main.ts";
@@ -19,6 +21,11 @@ interface Variant {
   readonly behindHolds?: number;
   /** The head's overlapping read-only polls, this many ms apart. */
   readonly peekEveryMs?: number;
+  /**
+   * A release leaves the lock to the first of the queue's first K waiters to poll; each of them
+   * aims as the head does, 8 ms earlier per place behind it (the best of -8 / -4 / 0 ms tried).
+   */
+  readonly grantFirstOf?: number;
 }
 
 const VARIANTS: readonly Variant[] = [
@@ -35,7 +42,14 @@ const VARIANTS: readonly Variant[] = [
   { label: "head peeks every 18 ms", peekEveryMs: 18 },
   { label: "peeks 14 ms, behind 0.75 later", peekEveryMs: 14, behindHolds: 0.75 },
   { label: "peeks 18 ms, behind 0.75 later", peekEveryMs: 18, behindHolds: 0.75 },
+  { label: "first of 2", grantFirstOf: 2 },
+  { label: "first of 2, behind 1 later", grantFirstOf: 2, behindHolds: 1 },
+  { label: "first of 3", grantFirstOf: 3 },
+  { label: "first of 3, behind 1 later", grantFirstOf: 3, behindHolds: 1 },
+  { label: "first of 3, behind 2 later", grantFirstOf: 3, behindHolds: 2 },
 ];
+
+const FIRST_OF_APART_MS = -8;
 
 function variant(v: Variant): WaitStrategy {
   const base = justInTimeStrategy();
@@ -46,6 +60,10 @@ function variant(v: Variant): WaitStrategy {
       const d = base.nextDelay(h);
       if (h.pushed || h.meanHoldMs <= 0) return d;
       if (h.position === 1) return Math.max(0, d + (v.headMs ?? 0));
+      if (h.position <= (v.grantFirstOf ?? 1)) {
+        const asHead = base.nextDelay({ ...h, position: 1 });
+        return Math.max(0, asHead + FIRST_OF_APART_MS * (h.position - 1));
+      }
       if (h.position > 1) return Math.max(0, d + (v.behindHolds ?? 0) * h.meanHoldMs);
       return d;
     },
@@ -73,6 +91,7 @@ for (const noiseMs of [0.2, 1.5]) {
           sections: 20,
           strategy: variant(v),
           ...(v.peekEveryMs === undefined ? {} : { peek: { periodMs: v.peekEveryMs, max: 30 } }),
+          ...(v.grantFirstOf === undefined ? {} : { grantFirstOf: v.grantFirstOf }),
         });
         efficiency += r.metrics.efficiency / SEEDS.length;
         requests += r.requestsPerCs / SEEDS.length;

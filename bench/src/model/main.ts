@@ -25,6 +25,8 @@ export interface ModelRun {
   /** The wait strategy under test. @default justInTimeStrategy() */
   readonly strategy?: WaitStrategy;
   readonly peek?: ModelParams["peek"];
+  /** A release leaves the lock to the first of the queue's first K waiters to poll (`ModelServer`). @default 1 */
+  readonly grantFirstOf?: number;
 }
 
 export function runModel(run: ModelRun) {
@@ -32,8 +34,11 @@ export function runModel(run: ModelRun) {
   const random = seededRandom(run.seed ?? 7);
   const workers: ModelWorker[] = [];
   const claimMs = run.claimMs ?? 2_000;
-  const server = new ModelServer(clock, claimMs, (owner, fence, claim) =>
-    workers[owner]!.deliver(fence, claim),
+  const server = new ModelServer(
+    clock,
+    claimMs,
+    (owner, fence, claim) => workers[owner]!.deliver(fence, claim),
+    run.grantFirstOf,
   );
   const jitter = run.jitterMs ?? 0;
   const noise = run.noiseMs ?? 1;

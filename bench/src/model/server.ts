@@ -27,15 +27,23 @@ export class ModelServer {
   stats: { h: number; d: number; y: number } | undefined;
   #fence = 0;
 
+  /**
+   * `firstOf` 1 is the library: a release grants the queue's head, reserved for its claim. More is
+   * a polling design the library does not have: a release leaves the lock free, and the first of
+   * the queue's first `firstOf` waiters to poll takes it (no grant, nothing published).
+   */
   constructor(
     private readonly clock: EventClock,
     private readonly claimMs: number,
     private readonly publish: (owner: number, fence: number, claimMs: number) => void,
+    private readonly firstOf = 1,
   ) {}
 
   acquire(owner: number, leaseMs: number, queue: boolean, returnWithinMs: number): AcquireAnswer {
     const now = this.clock.now;
     this.#expire();
+    if (this.firstOf > 1 && this.holder === undefined)
+      return this.#firstOf(owner, leaseMs, queue, returnWithinMs);
     if (this.holder === undefined && this.#grantHead(owner) === undefined) {
       this.holder = { owner, fence: ++this.#fence, t: now, g: false, expiresAt: now + leaseMs };
       this.#leave(owner);
@@ -93,7 +101,7 @@ export class ModelServer {
       y: y + (cycle - y) / 4,
     };
     this.holder = undefined;
-    this.#grantHead(undefined);
+    if (this.firstOf === 1) this.#grantHead(undefined);
     return true;
   }
 
@@ -103,6 +111,35 @@ export class ModelServer {
     if (h?.owner !== owner || h.fence !== fence) return false;
     Object.assign(h, { g: false, expiresAt: this.clock.now + leaseMs });
     return true;
+  }
+
+  /** A free lock under `firstOf` > 1: taken by one of the first waiters, or by anyone when none wait. */
+  #firstOf(owner: number, leaseMs: number, queue: boolean, returnWithinMs: number): AcquireAnswer {
+    const now = this.clock.now;
+    const live = this.queue.filter((w) => w.deadline >= now);
+    this.queue.splice(0, this.queue.length, ...live);
+    let i = this.queue.findIndex((w) => w.owner === owner);
+    if (this.queue.length === 0 || (i >= 0 && i < this.firstOf)) {
+      this.holder = { owner, fence: ++this.#fence, t: now, g: false, expiresAt: now + leaseMs };
+      this.#leave(owner);
+      return { granted: this.holder.fence };
+    }
+    if (i >= 0) this.queue[i]!.deadline = now + returnWithinMs;
+    else if (queue) i = this.queue.push({ owner, deadline: now + returnWithinMs }) - 1;
+    // Free, but kept for the first waiters: told as a hold at its mean age, due any moment.
+    const mean = Math.floor(this.stats?.h ?? 0);
+    return {
+      busy: {
+        pttl: 0,
+        position: i + 1,
+        meanHoldMs: mean,
+        holdDevMs: Math.floor(this.stats?.d ?? 0),
+        holdAgeMs: mean,
+        meanCycleMs: Math.floor(this.stats?.y ?? 0),
+        serverMs: now,
+        seenAgoMs: mean,
+      },
+    };
   }
 
   #expire(): void {
