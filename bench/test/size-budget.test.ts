@@ -17,7 +17,7 @@ describe("check:sizes", () => {
   });
 
   it("a Worker passing { url, token } ships no TCP, cluster or other primitives' code", async () => {
-    for (const name of ["Lock-only", "Lock + waitUntil", "createClient"]) {
+    for (const name of ["Lock-only", "Lock + waitUntil", "Lock + hono", "createClient"]) {
       const { files } = await measureEntry(entry(name), root);
       expect(files).toContain("core/src/backend/upstash-rest.ts");
       expect(files).toContain("core/src/backend/tcp-backends.edge.ts");

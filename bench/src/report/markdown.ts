@@ -175,7 +175,7 @@ export function sizeSection(sizes: readonly SizeReport[]): string {
 
 ${sizeTable(sizes)}
 
-${sizes.length} Workers passing \`{ url, token }\` (\`bench/src/size/entries.ts\`): the Lock through the Lock-only entry (\`createLockClient\` from \`@edgelock/core/lock\`), and through its polling twin (\`@edgelock/core/lock-polling\`: no push code, its waiters poll); the Lock entry with \`waitUntilKeeper\` from \`@edgelock/cloudflare\`, and with \`vercelKeeper\` from \`@edgelock/vercel\`; \`createClient\` using every primitive. Bundled under the \`workerd\` condition, where \`#tcp-backends\` leaves the node-redis and cluster adapters out. \`pnpm check:sizes\` (a stage of \`pnpm test\`) fails when one exceeds its budget. Per module (minified; gzip share estimated in proportion):
+${sizes.length} Workers passing \`{ url, token }\` (\`bench/src/size/entries.ts\`): the Lock through the Lock-only entry (\`createLockClient\` from \`@edgelock/core/lock\`), and through its polling twin (\`@edgelock/core/lock-polling\`: no push code, its waiters poll); the Lock entry with \`waitUntilKeeper\` from \`@edgelock/cloudflare\`, and with \`vercelKeeper\` from \`@edgelock/vercel\`; the Lock entry behind \`lockMiddleware\` from \`@edgelock/hono\` (\`hono\` left out, as the app's); \`createClient\` using every primitive. Bundled under the \`workerd\` condition, where \`#tcp-backends\` leaves the node-redis and cluster adapters out. \`pnpm check:sizes\` (a stage of \`pnpm test\`) fails when one exceeds its budget. Per module (minified; gzip share estimated in proportion):
 
 ${moduleSizeTable(sizes)}
 

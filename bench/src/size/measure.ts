@@ -37,7 +37,7 @@ export async function measureEntry(entry: SizeEntry, root: string): Promise<Size
     mainFields: ["browser", "module", "main"],
     write: false,
     metafile: true,
-    external: ["@upstash/redis", "cloudflare:workers", "@vercel/functions"],
+    external: ["@upstash/redis", "cloudflare:workers", "@vercel/functions", "hono", "hono/*"],
     alias: {
       "@edgelock/core/lock-polling": pkg("core/src/lock-polling-entry.ts"),
       "@edgelock/core/lock": pkg("core/src/lock-entry.ts"),
@@ -46,6 +46,7 @@ export async function measureEntry(entry: SizeEntry, root: string): Promise<Size
       "@edgelock/core": pkg("core/src/index.ts"),
       "@edgelock/cloudflare": pkg("cloudflare/src/index.ts"),
       "@edgelock/vercel": pkg("vercel/src/index.ts"),
+      "@edgelock/hono": pkg("hono/src/index.ts"),
       "@edgelock/redis-cluster-routing": pkg("redis-cluster-routing/src/index.ts"),
     },
     logLevel: "silent",
