@@ -127,9 +127,12 @@ export async function waitLoop<T>(params: WaitLoopParams<T>): Promise<WaitResult
       }
       // A stream not live yet goes live about a round trip from now; a grant to this head in
       // between would go unheard until the safety poll (up to the claim window): ask again once
-      // live. (Joining the client's live stream, such a grant was kept for the waiter.)
+      // live. Where one release grants several (permits released together), any queued waiter
+      // may be granted in between. (Joining the client's live stream, such a grant was kept for
+      // the waiter.)
+      const grantable = head || (wake?.grantsSeveral === true && queued);
       const attemptWhenLive =
-        head && !joinsLive && wake?.unqueued !== true && stream !== undefined && !stream.live;
+        grantable && !joinsLive && wake?.unqueued !== true && stream !== undefined && !stream.live;
       const woken = await waitTurn({
         params,
         start,

@@ -41,6 +41,11 @@ export interface WakeParams<T> {
   readonly unqueued?: boolean;
   /** The client's shared stream on the name, where streams are shared (see wait-loop.ts). */
   readonly shared?: GrantStreamState | undefined;
+  /**
+   * One release may grant several waiters at once (a semaphore's permits): any queued waiter, not
+   * only the head, may be granted before its new stream is live, so each asks again once it is.
+   */
+  readonly grantsSeveral?: boolean;
 }
 
 export interface Turn<T> {
@@ -54,8 +59,9 @@ export interface Turn<T> {
   readonly rttDevMs: number;
   readonly stream: GrantStream | undefined;
   /**
-   * The stream was opened for this head after its attempt was sent: a grant made before it went
-   * live was not heard, so the head attempts once as soon as it is live.
+   * The stream was opened for this waiter (the head, or any queued waiter where a release grants
+   * several) after its attempt was sent: a grant made before it went live was not heard, so the
+   * waiter attempts once as soon as it is live.
    */
   readonly attemptWhenLive: boolean;
 }

@@ -62,6 +62,8 @@ export async function acquireAsWaiter<T>(
     channel,
     open: () => new PushStream(subscribe, channel),
     shared,
+    // Permits released together grant as many waiters at once.
+    grantsSeveral: true,
     ...(p.onMessage && { onMessage: p.onMessage }),
   };
   const result = await waitLoop<T>({
