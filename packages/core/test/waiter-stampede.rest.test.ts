@@ -329,7 +329,7 @@ describe("the head of the queue listens where it costs nothing or repays itself"
 
   // Two permits released at once grant the first two waiters: the second, too, may be granted
   // before its new stream is live. Found by the family bench (PermitExpirableSemaphore, N = 16:
-  // 0.56-0.60 in 3 of 6 runs, a waiter at position 2 waiting 1.96-1.99 s for its safety poll).
+  // 0.56-0.60 in 4 of 8 runs, a waiter at position 2 waiting 1.96-1.99 s for its safety poll).
   for (const kind of ["Semaphore", "PermitExpirableSemaphore"] as const) {
     it(`${kind}: the second waiter, granted by the second permit before its new stream went live, asks once when live`, async () => {
       const prefix = keyPrefix();
