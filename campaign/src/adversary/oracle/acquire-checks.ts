@@ -116,7 +116,7 @@ function touchedBetween(
  * PermitExpirableSemaphore's (status, fence, lease, …).
  */
 function leaseSlotOf(script: string): number | undefined {
-  if (/^(lock|fair-lock)\/acquire$|^read-write-lock\/acquire-write$/.test(script)) return 3;
+  if (/^(lock|fair-lock)\/acquire$|^read-write-lock\/acquire-(write|read)$/.test(script)) return 3;
   if (script === "multi-lock/acquire") return 1;
   if (script === "permit-semaphore/acquire") return 2;
   return undefined;
@@ -131,7 +131,8 @@ function leaseSlotOf(script: string): number | undefined {
  * for a granting reply of the intent's own run, of a script whose reply carries the lease (a
  * MultiLock's too: seen, a 150 ms grant on two names probed 158 ms after it ran; and a
  * PermitExpirableSemaphore's: seen in the CI gate at 57992d1, a 150 ms permit probed 233 ms after
- * it ran, its reply lost and the caller told by its settle).
+ * it ran, its reply lost and the caller told by its settle; and a reader's: seen over TCP at
+ * c209a8c, a 150 ms read session probed 253 ms after it ran, the caller told by its settle).
  */
 function ranOutBeforeProbe(history: AdversaryHistory, intent: Intent): boolean {
   return history.executions.some((e) => {
