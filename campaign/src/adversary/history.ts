@@ -231,6 +231,7 @@ export interface EvictionTold {
 export interface BeliefSample {
   readonly seq: number;
   readonly holdId: number;
+  /** Real ms right after this hold's deadline was read (each sample its own). */
   readonly at: number;
   /** The local deadline on the real clock (`toJSON().expiresAt` minus the client's skew). */
   readonly deadline: number;

@@ -2,6 +2,7 @@ import type { AdversaryHistory, Execution } from "../history.ts";
 import { checkAcquires } from "./acquire-checks.ts";
 import { checkAppliedAfterAnswer } from "./after-answer-checks.ts";
 import { excuseClockSteps } from "./clock-step-excuses.ts";
+import { evidenceLines } from "./evidence.ts";
 import { GrantLedger } from "./grant-ledger.ts";
 import { checkLeases } from "./lease-checks.ts";
 import { lockTransitions } from "./lock-transitions.ts";
@@ -113,10 +114,14 @@ export function formatAdversaryReport(
   }
   for (const [cls, count] of Object.entries(result.counts)) {
     lines.push(`  ${cls}: ${count}`);
-    for (const v of result.violations.filter((x) => x.class === cls).slice(0, perClass))
+    const shown = result.violations.filter((x) => x.class === cls).slice(0, perClass);
+    for (const [i, v] of shown.entries()) {
       lines.push(
         `    - ${v.detail} [${v.resource.split(":").slice(-2).join(":")}${v.intent === undefined ? "" : ` intent ${v.intent}`}${v.seq === undefined ? "" : ` run #${v.seq}`}]`,
       );
+      // The first of each class with the runs behind it (see evidence.ts).
+      if (i === 0) lines.push(...evidenceLines(history, v));
+    }
   }
   return lines.join("\n");
 }

@@ -153,17 +153,26 @@ export class Ledger {
     this.#live.delete(holdId);
   }
 
-  /** After a script run: each live lock hold's local deadline, on the real clock. */
+  /**
+   * After a script run: each live lock hold's local deadline, on the real clock. Each sample is
+   * timed by its own reading, not the loop's start: a hold whose local lease has run out (its
+   * abort timer not yet fired on a busy event loop) reads `expiresAt` = now, and a pause of the
+   * process earlier in the loop (GC, the OS) would otherwise show that "now" as a deadline still
+   * ahead (seen in the CI gate at c209a8c: "believed for 12 ms more; the server has free"). The
+   * skew taken off is the larger of the client's offsets around the reading, so a pause inside it
+   * cannot stretch a drifting clock's deadline either.
+   */
   sample(seq: number): void {
-    const at = realNow();
     for (const { belief, held, skew } of this.#live.values()) {
       if (belief.abortedAt !== null || held.signal.aborted) continue;
+      const before = realNow();
       const wall = runSkewed(skew, () => held.toJSON().expiresAt);
+      const at = realNow();
       this.#history.samples.push({
         seq,
         holdId: belief.holdId,
         at,
-        deadline: wall - offsetAt(skew),
+        deadline: wall - Math.max(offsetAt(skew, before), offsetAt(skew, at)),
       });
     }
   }
