@@ -31,7 +31,12 @@ export function readWriteTransitions(
       // Found still there after the run (same fence), it had not ended when the run ran.
       const survived = b !== undefined && after[owner]?.fence === b.fence;
       const before = b && (survived || b.expiresAt > e.sentAt) ? b : undefined;
-      const now = after[owner] && after[owner].expiresAt > e.doneAt ? after[owner] : undefined;
+      // The same session after the run counts whatever its expiry says when the run came back:
+      // its count moved only by this run (as a Lock hold's, see lock-transitions.ts). Seen: a
+      // re-entry's abandon gave its level back as the session ran out (server ms 097, lease end
+      // 098, the reply back at 098): the count went 2 → 1, which must count as that release.
+      const now =
+        after[owner] && (survived || after[owner].expiresAt > e.doneAt) ? after[owner] : undefined;
       if (before && now && before.fence === now.fence) {
         if (now.count > before.count) granted += now.count - before.count;
         else if (RELEASING.test(e.script)) released += before.count - now.count;
