@@ -112,23 +112,23 @@ export function undoneByLaterAbandon(
   history: AdversaryHistory,
   runs: readonly Execution[],
   afterSeq: number,
-  owner: string,
-  fence: number,
+  belief: Pick<Belief, "owner" | "fence" | "mode">,
 ): boolean {
+  const { owner, fence } = belief;
   const intents = new Map(history.intents.map((i) => [i.id, i]));
   const cleanup = (e: Execution) => {
     const intent = e.intent === null ? undefined : intents.get(e.intent);
     return /\/abandon/.test(e.script) && intent?.owner === owner && intent.outcome !== "ok";
   };
-  let prev: LockState | null = null;
+  let prev: HoldView | null = null;
   for (const e of runs) {
     if (e.seq <= afterSeq) {
-      prev = e.state as LockState;
+      prev = holdView(e.state, belief);
       continue;
     }
     if (prev === null || prev.owner !== owner || prev.fence !== fence) return false;
     if (prev.expiresAt !== null && prev.expiresAt <= e.sentAt) return false; // expired first
-    const s = e.state as LockState;
+    const s = holdView(e.state, belief);
     const held = s.owner === owner && s.fence === fence;
     if (held && s.count === prev.count) {
       prev = s;
@@ -140,3 +140,23 @@ export function undoneByLaterAbandon(
   }
   return false;
 }
+
+/** One owner's hold as a state shows it, whatever the kind: its owner, fence, count and lease end. */
+type HoldView = Pick<LockState, "owner" | "fence" | "count" | "expiresAt">;
+
+/**
+ * The hold `belief` speaks of in a state: a Lock's (or FairLock's) hash, a read-write lock's
+ * writer, or the owner's read session (seen in the gate: a writer's re-entry, its outcome
+ * unknown, undone by its abandon 5 ms after the owner released the hold it knew of).
+ */
+function holdView(state: ResourceState, belief: Pick<Belief, "owner" | "mode">): HoldView {
+  if (state.kind === "lock") return state;
+  if (state.kind !== "read-write-lock") return FREE_VIEW;
+  if (belief.mode !== "read") return state.writer;
+  const r = state.readers[belief.owner];
+  return r
+    ? { owner: belief.owner, fence: r.fence, count: r.count, expiresAt: r.expiresAt }
+    : FREE_VIEW;
+}
+
+const FREE_VIEW: HoldView = { owner: null, fence: 0, count: 0, expiresAt: null };

@@ -36,7 +36,7 @@ export function checkLeakedHolds(
     const last = runs.filter((e) => e.doneAt <= end).at(-1);
     if (!last) continue;
     if (!serverHoldAt(runs, last.seq, end, belief).holds) continue;
-    if (undoneByLaterAbandon(history, runs, last.seq, belief.owner, belief.fence)) continue;
+    if (undoneByLaterAbandon(history, runs, last.seq, belief)) continue;
     out.push({
       class: "leaked-hold",
       resource: belief.resource,
