@@ -53,7 +53,7 @@ function stateLine(state: ResourceState, ms: (t: number) => string): string {
         : `${state.owner} fence ${state.fence} ×${state.count}${state.reserved ? " reserved" : ""} until ${state.expiresAt === null ? "∞" : ms(state.expiresAt)}`;
     case "read-write-lock": {
       const readers = Object.entries(state.readers).map(
-        ([o, r]) => `${o} until ${ms(r.expiresAt)}`,
+        ([o, r]) => `${o} ×${r.count} until ${ms(r.expiresAt)}`,
       );
       return `writer ${stateLine(state.writer, ms)}, readers [${readers.join(", ")}]`;
     }

@@ -158,7 +158,8 @@ export class Ledger {
    * timed by its own reading, not the loop's start: a hold whose local lease has run out (its
    * abort timer not yet fired on a busy event loop) reads `expiresAt` = now, and a pause of the
    * process earlier in the loop (GC, the OS) would otherwise show that "now" as a deadline still
-   * ahead (seen in the CI gate at c209a8c: "believed for 12 ms more; the server has free"). The
+   * ahead (the CI gate at c209a8c reported one such line, "believed for 12 ms more; the server
+   * has free", its history lost; see test/ledger-sample.unit.test.ts). The
    * skew taken off is the larger of the client's offsets around the reading, so a pause inside it
    * cannot stretch a drifting clock's deadline either.
    */
