@@ -1,6 +1,7 @@
 import type { Execution, ReaderState, ResourceState } from "../history.ts";
 import type { GrantLedger } from "./grant-ledger.ts";
 import { lockTransitions, refusedUnapplied } from "./lock-transitions.ts";
+import { BOUNDARY_TOLERANCE_MS } from "./violation.ts";
 
 type RwState = Extract<ResourceState, { kind: "read-write-lock" }>;
 
@@ -22,6 +23,8 @@ export function readWriteTransitions(
   // One transition per run, in order; the ledger keeps the run itself (its state the whole lock's).
   lockTransitions(writer, ownerOf).forEach((t, i) => ledger.add(runs[i]!, t.granted, t.released));
   let prev: Readonly<Record<string, ReaderState>> = {};
+  // Operations that released a read session already (a copy of one that runs again is a repeat).
+  const releasedBy = new Set<string>();
   for (const e of runs) {
     const after = (e.state as RwState).readers;
     let granted = 0;
@@ -30,7 +33,18 @@ export function readWriteTransitions(
       const b = prev[owner];
       // Found still there after the run (same fence), it had not ended when the run ran.
       const survived = b !== undefined && after[owner]?.fence === b.fence;
-      const before = b && (survived || b.expiresAt > e.sentAt) ? b : undefined;
+      // A repeat of a release that applied already, finding the session gone when its lease ran
+      // out while the copy was in flight (sent before the expiry, the server's time after the run
+      // past it), as lock-transitions.ts judges a Lock's: the lease explains it. Seen: a late copy
+      // of a release in doubt sent 1 ms before the session's end, run 2 ms after it, answering
+      // from its record.
+      const repeatAtExpiry =
+        b !== undefined &&
+        !survived &&
+        e.opId !== null &&
+        releasedBy.has(e.opId) &&
+        b.expiresAt <= e.serverMs + BOUNDARY_TOLERANCE_MS;
+      const before = b && !repeatAtExpiry && (survived || b.expiresAt > e.sentAt) ? b : undefined;
       // The same session after the run counts whatever its expiry says when the run came back:
       // its count moved only by this run (as a Lock hold's, see lock-transitions.ts). Seen: a
       // re-entry's abandon gave its level back as the session ran out (server ms 097, lease end
@@ -51,6 +65,7 @@ export function readWriteTransitions(
       if (now) granted += now.count;
     }
     ledger.add(e, granted, released);
+    if (released > 0 && e.opId !== null) releasedBy.add(e.opId);
     prev = after;
   }
 }
