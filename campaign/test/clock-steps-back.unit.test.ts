@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { AdversaryHistory } from "../src/adversary/history.ts";
+import { recordedHistory } from "./fixtures/recorded-history.ts";
 import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 
 // A recorded run of a world that stepped the server's clock forward and back (+400, −600, +250,
@@ -11,11 +9,7 @@ import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 // deadline its repeat carried current again, and the repeat gave the permit back a second time.
 // The oracle, forward-step excuses and all, must still report it.
 
-const history = JSON.parse(
-  gunzipSync(
-    readFileSync(new URL("./fixtures/clock-steps-back-double-release.json.gz", import.meta.url)),
-  ).toString(),
-) as AdversaryHistory;
+const history = recordedHistory("clock-steps-back-double-release.json.gz");
 
 describe("a server clock stepped back (recorded run)", () => {
   it("stepped back after stepping forward", () => {

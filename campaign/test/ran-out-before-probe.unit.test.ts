@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { AdversaryHistory } from "../src/adversary/history.ts";
+import { recordedHistory } from "./fixtures/recorded-history.ts";
 import { checkAdversaryHistory, formatAdversaryReport } from "../src/adversary/oracle/check.ts";
 
 // Grants whose lease ran out at the server before the probe after their run could read them: on
@@ -32,9 +30,7 @@ const CASES = [
 ] as const;
 
 describe.each(CASES)("$what whose lease ran out before the probe (recorded run)", (c) => {
-  const history = JSON.parse(
-    gunzipSync(readFileSync(new URL(`./fixtures/${c.fixture}`, import.meta.url))).toString(),
-  ) as AdversaryHistory;
+  const history = recordedHistory(c.fixture);
   const run = history.executions.find((e) => e.intent === c.intent && e.script === c.script)!;
 
   it("the acquire ran, granted 150 ms, and was probed after that had passed", () => {

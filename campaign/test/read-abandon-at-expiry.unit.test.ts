@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { AdversaryHistory } from "../src/adversary/history.ts";
+import { recordedHistory } from "./fixtures/recorded-history.ts";
 import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 
 // A recorded run of the adversary gate (short-records world, REST, seed 20265602, at 814fe7e),
@@ -11,11 +9,7 @@ import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 // …098. The oracle counted a session change only while the session outlived the run's return,
 // so it missed that release and reported the re-entry as an orphan hold.
 
-const history = JSON.parse(
-  gunzipSync(
-    readFileSync(new URL("./fixtures/read-abandon-as-session-ran-out.json.gz", import.meta.url)),
-  ).toString(),
-) as AdversaryHistory;
+const history = recordedHistory("read-abandon-as-session-ran-out.json.gz");
 
 const reentry = history.intents.find((i) => i.kind === "reenter")!;
 const abandon = history.executions.find(

@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { AdversaryHistory } from "../src/adversary/history.ts";
+import { recordedHistory } from "./fixtures/recorded-history.ts";
 import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 
 // A recorded run of the adversary gate (reorder world, REST, seed 20271800, at 7369290), one
@@ -12,11 +10,7 @@ import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 // when the copy was sent and counted its end as that copy's release, applied after the caller's
 // answer.
 
-const history = JSON.parse(
-  gunzipSync(
-    readFileSync(new URL("./fixtures/read-release-repeat-at-expiry.json.gz", import.meta.url)),
-  ).toString(),
-) as AdversaryHistory;
+const history = recordedHistory("read-release-repeat-at-expiry.json.gz");
 
 const release = history.intents.find(
   (i) => i.kind === "release" && i.outcome === "OUTCOME_UNKNOWN",

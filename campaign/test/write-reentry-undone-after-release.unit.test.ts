@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { AdversaryHistory, Execution } from "../src/adversary/history.ts";
+import { recordedHistory } from "./fixtures/recorded-history.ts";
+import type { Execution } from "../src/adversary/history.ts";
 import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 
 // A recorded run of the adversary gate (reorder world, TCP, seed 20265005, at 58e9cc6), the
@@ -11,11 +10,7 @@ import { checkAdversaryHistory } from "../src/adversary/oracle/check.ts";
 // handed the lock on. The oracle excused such a hold left after a release, undone by the
 // owner's own abandon, only for a Lock's hash, and reported the writer's as a leaked hold.
 
-const history = JSON.parse(
-  gunzipSync(
-    readFileSync(new URL("./fixtures/write-reentry-undone-after-release.json.gz", import.meta.url)),
-  ).toString(),
-) as AdversaryHistory;
+const history = recordedHistory("write-reentry-undone-after-release.json.gz");
 
 const reentry = history.intents.find(
   (i) => i.kind === "reenter" && i.outcome === "OUTCOME_UNKNOWN",
