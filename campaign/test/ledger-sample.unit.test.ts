@@ -58,41 +58,39 @@ beforeAll(() => {
 });
 afterAll(() => uninstall());
 
+/** Believes `holds` in order, samples them once, and returns the last one's sample. */
+function sampleOfLast(...holds: readonly (readonly [LeaseView, Skew])[]) {
+  const history = emptyHistory();
+  const ledger = new Ledger(history);
+  let id = -1;
+  for (const [i, [view, skew]] of holds.entries())
+    id = ledger.believeLease(view, skew, fields(`o${i}`));
+  ledger.sample(1);
+  return history.samples.find((x) => x.holdId === id)!;
+}
+
 describe("the ledger's sample of a live hold", () => {
   it("a run-out lease read after a pause earlier in the loop is not a deadline ahead", () => {
-    const history = emptyHistory();
-    const ledger = new Ledger(history);
     const steady: Skew = { ms: 0 };
-    ledger.believeLease(hold(steady, 0, 30), steady, fields("a")); // the pause lands in its read
-    const runOut = ledger.believeLease(hold(steady, 0), steady, fields("b"));
-    ledger.sample(1);
-    const s = history.samples.find((x) => x.holdId === runOut)!;
+    // The pause lands in the first hold's read.
+    const s = sampleOfLast([hold(steady, 0, 30), steady], [hold(steady, 0), steady]);
     expect(s.deadline).toBeLessThanOrEqual(s.at);
   });
 
   it("a drifting clock's run-out lease, paused inside its own read, is not a deadline ahead", () => {
-    const history = emptyHistory();
-    const ledger = new Ledger(history);
     // Running slow (its offset falls 0.1 ms per ms): the offset read after a pause is smaller
     // than the one the client's `Date.now()` carried.
     const slow: Skew = { ms: 0, drift: { msPerSecond: -100, since: realNow(), boundMs: 2_000 } };
-    const id = ledger.believeLease(hold(slow, 0, 100), slow, fields("a"));
-    ledger.sample(1);
-    const s = history.samples.find((x) => x.holdId === id)!;
+    const s = sampleOfLast([hold(slow, 0, 100), slow]);
     expect(s.deadline).toBeLessThanOrEqual(s.at);
   });
 
   it("a lease still running reads as far ahead as the client believes it, pause or none", () => {
-    const history = emptyHistory();
-    const ledger = new Ledger(history);
     const skewed: Skew = {
       ms: 1_500,
       drift: { msPerSecond: 100, since: realNow(), boundMs: 2_000 },
     };
-    ledger.believeLease(hold(skewed, 0, 30), skewed, fields("a"));
-    const id = ledger.believeLease(hold(skewed, 80), skewed, fields("b"));
-    ledger.sample(1);
-    const s = history.samples.find((x) => x.holdId === id)!;
+    const s = sampleOfLast([hold(skewed, 0, 30), skewed], [hold(skewed, 80), skewed]);
     // The deadline on the real clock, skew taken off: 80 ms after it was read.
     expect(s.deadline - s.at).toBeGreaterThan(78);
     expect(s.deadline - s.at).toBeLessThanOrEqual(80);
